@@ -1,0 +1,21 @@
+//! What every asmdbg machine shares: the [`Machine`] trait and its stop events, breakpoint and
+//! watchpoint sets, the console buffers, symbols and source lines, and assembler diagnostics.
+//!
+//! Nothing here knows about gdb, tokio or terminals: a cpu built on this crate is a plain struct
+//! that the command line runs directly and the debugger drives in bounded bursts.
+
+pub mod breakpoints;
+pub mod console;
+pub mod diag;
+pub mod event;
+pub mod isa;
+pub mod machine;
+pub mod symbols;
+
+pub use breakpoints::{BreakpointSet, WatchpointSet};
+pub use console::Console;
+pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
+pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
+pub use isa::Isa;
+pub use machine::{Machine, MemError, RegisterInfo};
+pub use symbols::{DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind, SymbolTable};

@@ -1,0 +1,106 @@
+//! The interface every emulated machine offers to the command line and the debugger.
+
+use crate::breakpoints::{BreakpointSet, WatchpointSet};
+use crate::console::Console;
+use crate::event::{RunOutcome, StopEvent};
+use crate::isa::Isa;
+use crate::symbols::DebugInfo;
+
+/// A register as the debugger and `monitor regs` name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegisterInfo {
+    pub name: &'static str,
+    pub bits: u32,
+}
+
+/// A debugger access the machine cannot serve. Never answered with zeros: gdb plans its steps
+/// from the code it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MemError {
+    #[error("address {0:#x} is not mapped")]
+    Unmapped(u64),
+    #[error("address {0:#x} cannot be written")]
+    ReadOnly(u64),
+}
+
+/// An emulated machine. Addresses are native: LC-3 word addresses, MIPS and SimpleRISC byte
+/// addresses (SimpleRISC data memory; its code is addressed by `4 * index`).
+///
+/// Contract for stops:
+/// - `run` checks breakpoints before every instruction, including the first one.
+/// - `step` executes exactly one instruction even if a breakpoint is set on it (gdb's `stepi`
+///   and its step-over-breakpoint logic rely on that).
+/// - A `Watch` stop leaves the accessing instruction unexecuted; the next `run` or `step`
+///   executes it without reporting the same access again.
+pub trait Machine {
+    fn isa(&self) -> Isa;
+
+    /// Executes up to `budget` instructions.
+    fn run(&mut self, budget: u64) -> RunOutcome;
+
+    /// Executes one instruction (see the trait's contract). `None`: it completed normally.
+    fn step(&mut self) -> Option<StopEvent>;
+
+    fn pc(&self) -> u64;
+    fn set_pc(&mut self, pc: u64);
+
+    /// The registers in `monitor regs` order (index = position in this slice).
+    fn registers(&self) -> &'static [RegisterInfo];
+    fn read_register(&self, index: usize) -> Option<u64>;
+    fn write_register(&mut self, index: usize, value: u64) -> bool;
+
+    /// Bytes per addressable unit: 2 for LC-3 (16-bit words), 1 for byte-addressed machines.
+    fn unit_bytes(&self) -> u32;
+    /// Units per natural data word (`--poke`/`--peek`): 1 for LC-3, 4 for MIPS and SimpleRISC.
+    fn word_units(&self) -> u32;
+    /// Reads one unit without side effects (no device reads, no watchpoints).
+    fn debug_read(&self, addr: u64) -> Result<u32, MemError>;
+    /// Writes one unit without side effects other than the store itself.
+    fn debug_write(&mut self, addr: u64, value: u32) -> Result<(), MemError>;
+
+    fn breakpoints(&mut self) -> &mut BreakpointSet;
+    fn watchpoints(&mut self) -> &mut WatchpointSet;
+    fn console(&mut self) -> &mut Console;
+
+    /// Instructions completed since the machine was created or reset.
+    fn instructions_executed(&self) -> u64;
+
+    /// Back to the state right after loading: memory image, registers, console.
+    fn reset(&mut self);
+
+    /// The instruction at `addr` in the ISA's own notation, and its size in units.
+    fn disassemble(&self, addr: u64) -> Option<(String, u64)>;
+
+    /// Labels and source lines of the loaded program, when it was assembled from source.
+    fn debug_info(&self) -> Option<&DebugInfo>;
+
+    /// Exit status of `asmdbg run` after an unhandled fault. MARS exits 0 after a runtime
+    /// error; the other machines report failure.
+    fn fault_exit_status(&self) -> i32 {
+        1
+    }
+
+    /// Reads a natural data word (little endian across units).
+    fn peek_word(&self, addr: u64) -> Result<u32, MemError> {
+        let units = self.word_units() as u64;
+        let bits = 8 * self.unit_bytes();
+        let mut value: u64 = 0;
+        for i in (0..units).rev() {
+            value = (value << bits) | self.debug_read(addr + i)? as u64;
+        }
+        Ok(value as u32)
+    }
+
+    /// Writes a natural data word (little endian across units).
+    fn poke_word(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
+        let units = self.word_units() as u64;
+        let bits = 8 * self.unit_bytes();
+        let mask = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+        for i in 0..units {
+            let shift = bits as u64 * i;
+            let v = if shift >= 32 { 0 } else { value >> shift };
+            self.debug_write(addr + i, v & mask)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,193 @@
+//! Labels and source lines of an assembled program, shared by the run command (fault messages
+//! name the line), the debugger (`monitor disas`) and the ELF/DWARF writer.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::diag::{FileId, SourceMap};
+
+/// Whether a label names code or data (decides `STT_FUNC` vs `STT_OBJECT` and DWARF variables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Code,
+    Data,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Symbol {
+    /// The label as written in the source (first definition's spelling).
+    pub name: String,
+    /// Native address (LC-3 word address, MIPS/SimpleRISC byte address).
+    pub addr: u64,
+    pub kind: SymbolKind,
+    /// Declared `.globl`.
+    pub global: bool,
+}
+
+/// Labels by name and by address.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolTable {
+    symbols: Vec<Symbol>,
+    by_name: HashMap<String, usize>,
+    /// Labels are case-insensitive in LC-3, case-sensitive in MIPS and SimpleRISC.
+    case_insensitive: bool,
+}
+
+impl SymbolTable {
+    pub fn new(case_insensitive: bool) -> Self {
+        SymbolTable {
+            case_insensitive,
+            ..Default::default()
+        }
+    }
+
+    fn key(&self, name: &str) -> String {
+        if self.case_insensitive {
+            name.to_ascii_uppercase()
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// Adds a label; returns the existing one instead if the name is taken.
+    pub fn insert(&mut self, sym: Symbol) -> Result<(), &Symbol> {
+        let key = self.key(&sym.name);
+        if let Some(&i) = self.by_name.get(&key) {
+            return Err(&self.symbols[i]);
+        }
+        self.by_name.insert(key, self.symbols.len());
+        self.symbols.push(sym);
+        Ok(())
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Symbol> {
+        self.by_name.get(&self.key(name)).map(|&i| &self.symbols[i])
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Symbol> {
+        let i = *self.by_name.get(&self.key(name))?;
+        Some(&mut self.symbols[i])
+    }
+
+    pub fn addr(&self, name: &str) -> Option<u64> {
+        self.get(name).map(|s| s.addr)
+    }
+
+    /// All labels in definition order.
+    pub fn iter(&self) -> impl Iterator<Item = &Symbol> {
+        self.symbols.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// The labels at exactly `addr`.
+    pub fn at(&self, addr: u64) -> impl Iterator<Item = &Symbol> {
+        self.symbols.iter().filter(move |s| s.addr == addr)
+    }
+
+    /// The nearest label at or below `addr` of the given kind, for `label+offset` display.
+    pub fn nearest_below(&self, addr: u64, kind: SymbolKind) -> Option<&Symbol> {
+        self.symbols
+            .iter()
+            .filter(|s| s.kind == kind && s.addr <= addr)
+            .max_by_key(|s| s.addr)
+    }
+}
+
+/// A source position of an instruction or data item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SourceLoc {
+    pub file: FileId,
+    pub line: u32,
+}
+
+/// Address → source line, for every emitted instruction or data item.
+#[derive(Debug, Clone, Default)]
+pub struct LineTable {
+    lines: BTreeMap<u64, SourceLoc>,
+}
+
+impl LineTable {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn insert(&mut self, addr: u64, loc: SourceLoc) {
+        self.lines.insert(addr, loc);
+    }
+
+    /// The line that wrote the item at exactly `addr`.
+    pub fn get(&self, addr: u64) -> Option<SourceLoc> {
+        self.lines.get(&addr).copied()
+    }
+
+    /// All entries in address order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, SourceLoc)> + '_ {
+        self.lines.iter().map(|(&a, &l)| (a, l))
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// Everything an assembler knows about a program beyond its bytes.
+#[derive(Debug, Clone, Default)]
+pub struct DebugInfo {
+    pub sources: SourceMap,
+    pub symbols: SymbolTable,
+    pub lines: LineTable,
+}
+
+impl DebugInfo {
+    /// `file:line` of the item at `addr`, for messages (`Error in game.asm line 12`).
+    pub fn describe(&self, addr: u64) -> Option<(String, u32)> {
+        let loc = self.lines.get(addr)?;
+        let file = self.sources.get(loc.file)?;
+        Some((file.name.to_string(), loc.line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceFile;
+
+    #[test]
+    fn case_rules_and_duplicates() {
+        let mut t = SymbolTable::new(true);
+        let s = |n: &str, a| Symbol {
+            name: n.into(),
+            addr: a,
+            kind: SymbolKind::Code,
+            global: false,
+        };
+        assert!(t.insert(s("Loop", 0x3000)).is_ok());
+        assert_eq!(t.insert(s("LOOP", 0x3001)).unwrap_err().addr, 0x3000);
+        assert_eq!(t.addr("loop"), Some(0x3000));
+        let mut m = SymbolTable::new(false);
+        m.insert(s("main", 4)).unwrap();
+        assert_eq!(m.addr("MAIN"), None);
+        m.insert(s("data", 8)).unwrap();
+        assert_eq!(m.nearest_below(6, SymbolKind::Code).unwrap().name, "main");
+        assert_eq!(m.at(8).count(), 1);
+    }
+
+    #[test]
+    fn describe_names_file_and_line() {
+        let mut info = DebugInfo::default();
+        let f = info.sources.add(SourceFile::new("g.asm", "a\nb\n"));
+        info.lines.insert(0x400004, SourceLoc { file: f, line: 2 });
+        assert_eq!(info.describe(0x400004), Some(("g.asm".into(), 2)));
+        assert_eq!(info.describe(0x400008), None);
+    }
+}
