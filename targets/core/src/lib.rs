@@ -10,6 +10,7 @@ pub mod diag;
 pub mod event;
 pub mod isa;
 pub mod machine;
+pub mod options;
 pub mod symbols;
 
 pub use breakpoints::{BreakpointSet, WatchpointSet};
@@ -17,5 +18,6 @@ pub use console::Console;
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use isa::Isa;
-pub use machine::{Machine, MemError, RegisterInfo};
+pub use machine::{LoadError, Machine, MemError, RegisterInfo};
+pub use options::MachineOptions;
 pub use symbols::{DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind, SymbolTable};

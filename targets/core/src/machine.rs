@@ -104,3 +104,21 @@ pub trait Machine {
         Ok(())
     }
 }
+
+/// Why a program could not be turned into a machine: assembly errors (every one, rendered with
+/// carets), an unreadable object file, or an option the ISA does not support.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{0}")]
+    Assembly(crate::diag::Diagnostics),
+    #[error("{path}: {message}")]
+    BadObject { path: String, message: String },
+    #[error("{0}")]
+    Option(String),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}

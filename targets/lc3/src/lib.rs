@@ -1,1 +1,7 @@
-//! placeholder
+//! LC-3 (Patt & Patel): assembler, object files, cpu with devices and interrupts, the OS images
+//! of the three reference simulators, and the [`asmdbg_core::Machine`] implementation.
+
+pub mod asm;
+pub mod program;
+
+pub use program::{Program, Segment};
