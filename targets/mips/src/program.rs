@@ -1,0 +1,49 @@
+//! An assembled MIPS program: the bytes of each segment, where execution starts, and what the
+//! assembler knew (labels, the source line of every word). The assembler produces it; the
+//! machine loads it.
+
+use asmdbg_core::{DebugInfo, Diagnostics};
+
+/// Which MARS segment a chunk belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChunkKind {
+    /// `.text` (user code, 0x00400000 by default).
+    Text,
+    /// `.ktext` (kernel code, 0x80000000; the exception handler lives at 0x80000180).
+    KText,
+    /// `.data` (0x10010000 by default).
+    Data,
+    /// `.kdata` (0x90000000).
+    KData,
+    /// `.extern` (0x10000000).
+    Extern,
+}
+
+impl ChunkKind {
+    pub fn is_code(self) -> bool {
+        matches!(self, ChunkKind::Text | ChunkKind::KText)
+    }
+}
+
+/// Consecutive bytes at `addr` (little endian words for code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub kind: ChunkKind,
+    pub addr: u32,
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub chunks: Vec<Chunk>,
+    /// The address of the first `.text` statement (MARS's default start).
+    pub text_start: u32,
+    /// The address of the global label `main`, if declared `.globl` (for `--start-at-main`).
+    pub main: Option<u32>,
+    /// Labels (byte addresses, `global` set for `.globl`) and the source line of every word of
+    /// code and data; pseudo-instructions and macro expansions map every word they produce to
+    /// the line that wrote them.
+    pub debug: DebugInfo,
+    /// Warnings MARS would print (unknown directives, ...).
+    pub warnings: Diagnostics,
+}
