@@ -2,6 +2,11 @@
 //! of the three reference simulators, and the [`asmdbg_core::Machine`] implementation.
 
 pub mod asm;
+pub mod cpu;
+pub mod decode;
+pub mod machine;
+pub mod objfile;
+pub mod os;
 pub mod program;
 
 pub use program::{Program, Segment};

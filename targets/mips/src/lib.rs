@@ -2,6 +2,11 @@
 //! macros), cpu with coprocessors 0 and 1, MARS syscalls, and the [`asmdbg_core::Machine`]
 //! implementation.
 
+pub mod asm;
+pub mod cpu;
+pub mod decode;
+pub mod machine;
 pub mod program;
+pub mod syscalls;
 
 pub use program::{Chunk, ChunkKind, Program};
