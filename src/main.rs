@@ -1,1 +1,131 @@
-fn main() {}
+//! asmdbg: assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs.
+
+mod cli;
+mod load;
+mod pokes;
+mod run;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+
+use cli::{AsmArgs, Cli, Command, RunArgs};
+use load::SetupError;
+
+/// Usage or assembly error.
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Asm(args) => asm(&args),
+        Command::Run(args) => run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // Assembly reports already end in a newline; keep stderr tidy either way.
+            let text = format!("{err:#}");
+            eprint!("{text}");
+            if !text.ends_with('\n') {
+                eprintln!();
+            }
+            let usage = err.downcast_ref::<SetupError>().is_some()
+                || err.downcast_ref::<asmdbg_core::Diagnostics>().is_some();
+            ExitCode::from(if usage { EXIT_USAGE } else { 1 })
+        }
+    }
+}
+
+fn exit_code(status: i32) -> ExitCode {
+    ExitCode::from(status as u8)
+}
+
+fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
+    let file = load::read_program(&args.file, args.isa)?;
+    match file.isa {
+        asmdbg_core::Isa::Lc3 => {
+            let source = asmdbg_core::SourceFile::new(file.path.as_str(), file.text());
+            let opts = asmdbg_lc3::asm::AsmOptions {
+                strict: args.strict,
+            };
+            let program = asmdbg_lc3::asm::assemble(&source, &opts)?;
+            eprint!("{}", program.warnings);
+            let obj_path = args
+                .output
+                .clone()
+                .unwrap_or_else(|| args.file.with_extension("obj"));
+            let sym_path = obj_path.with_extension("sym");
+            let _ = (obj_path, sym_path, program);
+            anyhow::bail!("object output is not available in this build yet");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => {
+            // Checking the source is all `asm` does for these ISAs until ELF output lands.
+            let machine = load::load_machine(&file, &Default::default())?;
+            drop(machine);
+            eprintln!(
+                "{}: assembled without errors ({other}: object output is ELF, not written yet)",
+                file.path
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let file = load::read_program(&args.machine.file, args.machine.isa)?;
+    let mut machine = load::load_machine(&file, &args.machine.options())?;
+    for poke in &args.machine.poke {
+        pokes::apply_poke(machine.as_mut(), poke).map_err(SetupError::from)?;
+    }
+    for poke in &args.machine.poke_file {
+        pokes::apply_poke_file(machine.as_mut(), poke).map_err(SetupError::from)?;
+    }
+    let peeks = args
+        .peek
+        .iter()
+        .map(|p| pokes::parse_peek(machine.as_ref(), p))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(SetupError::from)?;
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let report = match &args.input {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
+                path: path.display().to_string(),
+                source,
+            })?;
+            let mut input = run::FixedInput(Some(bytes));
+            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+        }
+        None => {
+            let mut input = run::StreamInput(io::stdin());
+            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+        }
+    };
+    for peek in peeks {
+        match pokes::read_peek(machine.as_ref(), peek) {
+            Ok(words) => write!(out, "{words}")?,
+            Err(e) => eprintln!("--peek: {e}"),
+        }
+    }
+    out.flush()?;
+    if let Some(message) = &report.message {
+        eprintln!("{message}");
+    }
+    if args.stats {
+        eprintln!("{}", run::stats_line(&report));
+    }
+    Ok(exit_code(report.exit_status))
+}

@@ -1,0 +1,127 @@
+//! The command line (stable: scripts and tests use it; see DESIGN.md "Command line").
+
+use std::path::PathBuf;
+
+use asmdbg_core::{Isa, MachineOptions};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "asmdbg",
+    version,
+    about = "Assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs over the GDB remote protocol"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Assemble a program: .obj + .sym for LC-3.
+    Asm(AsmArgs),
+    /// Assemble (or load) a program and run it; guest output on stdout, nothing else.
+    Run(RunArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AsmArgs {
+    /// The assembly source.
+    pub file: PathBuf,
+    #[arg(long, value_parser = parse_isa)]
+    pub isa: Option<Isa>,
+    /// Output file (LC-3: the .obj; the .sym goes beside it).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialogTarget {
+    Console,
+    Stderr,
+}
+
+/// Options that shape the machine, shared by `run` and `debug`.
+#[derive(Debug, Args)]
+pub struct MachineArgs {
+    /// The program: assembly source (or an LC-3 .obj).
+    pub file: PathBuf,
+    /// lc3, mips or simplerisc; inferred from the file when omitted.
+    #[arg(long, value_parser = parse_isa)]
+    pub isa: Option<Isa>,
+    /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// LC-3: assemble with lc3as's stricter rules.
+    #[arg(long)]
+    pub strict: bool,
+    /// MIPS: start at the global label main (MARS `sm`).
+    #[arg(long)]
+    pub start_at_main: bool,
+    /// MIPS: branch delay slots (MARS `db`).
+    #[arg(long)]
+    pub delay_slots: bool,
+    /// MIPS: seed for random streams the program does not seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// MIPS: sleep and time syscalls use a virtual clock.
+    #[arg(long)]
+    pub virtual_time: bool,
+    /// MIPS: where dialog syscalls (50-59) are shown.
+    #[arg(long, value_enum, default_value = "console")]
+    pub dialogs: DialogTarget,
+    /// SimpleRISC: the course variant without mul/div/mod.
+    #[arg(long)]
+    pub no_mul: bool,
+    /// SimpleRISC: data memory size in bytes.
+    #[arg(long)]
+    pub mem_size: Option<u64>,
+    /// Write words before the program starts: ADDR=V1,V2,... (ADDR a number or a label).
+    #[arg(long, value_name = "ADDR=V,..")]
+    pub poke: Vec<String>,
+    /// Write whitespace-separated integers from FILE before the program starts: ADDR=FILE.
+    #[arg(long, value_name = "ADDR=FILE")]
+    pub poke_file: Vec<String>,
+}
+
+impl MachineArgs {
+    pub fn options(&self) -> MachineOptions {
+        MachineOptions {
+            profile: self.profile.clone(),
+            strict: self.strict,
+            start_at_main: self.start_at_main,
+            delay_slots: self.delay_slots,
+            seed: self.seed,
+            virtual_time: self.virtual_time,
+            dialogs_to_stderr: self.dialogs == DialogTarget::Stderr,
+            no_mul: self.no_mul,
+            mem_size: self.mem_size,
+            work_dir: None,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    /// Read the program's console input from this file instead of stdin.
+    #[arg(long)]
+    pub input: Option<PathBuf>,
+    /// Stop with exit status 4 after this many instructions.
+    #[arg(long)]
+    pub max_steps: Option<u64>,
+    /// Print instructions executed, seconds and the instruction rate on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// After the program ends, print N words from ADDR (number or label), one per line.
+    #[arg(long, value_name = "ADDR[:N]")]
+    pub peek: Vec<String>,
+}
+
+fn parse_isa(s: &str) -> Result<Isa, String> {
+    s.parse()
+}

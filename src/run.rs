@@ -1,0 +1,178 @@
+//! `asmdbg run`: the machine runs in bursts; between bursts its console output goes to stdout
+//! and, when it waits for input, more input is read. Exit statuses are fixed by DESIGN.md:
+//! 0 normal end (or the program's exit code), 2 usage or assembly error, 3 the program waits for
+//! input and none is left, 4 step limit reached.
+
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+use asmdbg_core::{Console, Machine, StopEvent};
+
+use crate::pokes::format_addr;
+
+/// Instructions per burst: large enough that the per-burst overhead vanishes, small enough that
+/// output of a long computation appears promptly.
+const BURST: u64 = 1 << 22;
+
+pub const EXIT_INPUT_EXHAUSTED: i32 = 3;
+pub const EXIT_STEP_LIMIT: i32 = 4;
+
+/// Where the guest's console input comes from.
+pub trait InputSource {
+    /// Queues more input into the console, blocking until some arrives; closes the console's
+    /// input at end of file.
+    fn fill(&mut self, console: &mut Console) -> io::Result<()>;
+}
+
+/// All input known up front (an `--input` file or a test's script).
+pub struct FixedInput(pub Option<Vec<u8>>);
+
+impl InputSource for FixedInput {
+    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
+        if let Some(bytes) = self.0.take() {
+            console.push_input(&bytes);
+        }
+        console.close_input();
+        Ok(())
+    }
+}
+
+/// Input read from a stream (stdin) as the program asks for it, so an interactive user sees each
+/// prompt before typing.
+pub struct StreamInput<R: Read>(pub R);
+
+impl<R: Read> InputSource for StreamInput<R> {
+    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
+        let mut buf = [0u8; 4096];
+        loop {
+            match self.0.read(&mut buf) {
+                Ok(0) => {
+                    console.close_input();
+                    return Ok(());
+                }
+                Ok(n) => {
+                    console.push_input(&buf[..n]);
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    pub exit_status: i32,
+    pub executed: u64,
+    pub elapsed: Duration,
+    /// A line for stderr explaining an abnormal end (fault text, input exhausted, step limit).
+    pub message: Option<String>,
+}
+
+fn location(machine: &dyn Machine) -> String {
+    let pc = machine.pc();
+    let mut text = format!("PC {}", format_addr(machine.isa(), pc));
+    if let Some((file, line)) = machine.debug_info().and_then(|d| d.describe(pc)) {
+        text.push_str(&format!(" ({file}:{line})"));
+    }
+    text
+}
+
+/// Runs `machine` to its end, writing its console output to `out`.
+pub fn run_to_end(
+    machine: &mut dyn Machine,
+    input: &mut dyn InputSource,
+    out: &mut dyn Write,
+    max_steps: Option<u64>,
+) -> io::Result<RunReport> {
+    let start = Instant::now();
+    let mut executed: u64 = 0;
+    // Two input requests in a row that consumed nothing after input ended: the machine cannot
+    // make progress (guards against a loop whatever the machine's input rules are).
+    let mut starved = 0;
+    let report = |status, executed, message| RunReport {
+        exit_status: status,
+        executed,
+        elapsed: start.elapsed(),
+        message,
+    };
+    loop {
+        let budget = match max_steps {
+            Some(limit) if executed >= limit => {
+                out.write_all(&machine.console().take_output())?;
+                out.flush()?;
+                let msg = format!(
+                    "step limit of {limit} instructions reached at {}",
+                    location(machine)
+                );
+                return Ok(report(EXIT_STEP_LIMIT, executed, Some(msg)));
+            }
+            Some(limit) => BURST.min(limit - executed),
+            None => BURST,
+        };
+        let outcome = machine.run(budget);
+        executed += outcome.executed;
+        let output = machine.console().take_output();
+        if !output.is_empty() {
+            out.write_all(&output)?;
+        }
+        match outcome.stop {
+            None => out.flush()?,
+            Some(StopEvent::NeedInput) => {
+                out.flush()?;
+                if !machine.console().input_closed() {
+                    input.fill(machine.console())?;
+                }
+                let closed = machine.console().input_closed();
+                starved = if closed && outcome.executed == 0 {
+                    starved + 1
+                } else {
+                    0
+                };
+                if closed && (machine.console().pending_input() == 0 || starved > 1) {
+                    let msg = format!(
+                        "the program waits for input at {} and none is left",
+                        location(machine)
+                    );
+                    return Ok(report(EXIT_INPUT_EXHAUSTED, executed, Some(msg)));
+                }
+                // A partial line at end of input: the machine takes it as the last line.
+            }
+            Some(StopEvent::Halted) => {
+                out.flush()?;
+                return Ok(report(0, executed, None));
+            }
+            Some(StopEvent::Exited(code)) => {
+                out.flush()?;
+                return Ok(report(code, executed, None));
+            }
+            Some(StopEvent::Fault(fault)) => {
+                out.flush()?;
+                let status = machine.fault_exit_status();
+                return Ok(report(status, executed, Some(fault.message)));
+            }
+            Some(other) => {
+                // Breakpoints and watchpoints are only set by the debugger.
+                out.flush()?;
+                let msg = format!("unexpected stop {other:?} at {}", location(machine));
+                return Ok(report(1, executed, Some(msg)));
+            }
+        }
+    }
+}
+
+/// `--stats`: instructions executed, seconds, and the rate in million instructions per second.
+pub fn stats_line(report: &RunReport) -> String {
+    let secs = report.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        report.executed as f64 / secs / 1e6
+    } else {
+        0.0
+    };
+    format!(
+        "stats: {} instructions in {:.3} s ({:.1} M instructions/s)",
+        report.executed, secs, rate
+    )
+}
