@@ -1,2 +1,13 @@
 //! SimpleRISC (Sarangi, *Computer Organisation and Architecture*): assembler, cpu, and the
-//! [`asmdbg_core::Machine`] implementation, compatible with the course emulators.
+//! [`asmdbg_core::Machine`] implementation, compatible with the course emulators (the ELL305
+//! interpreter's encodings, `.print` and `.encode`; isa-specs.md Part B).
+
+pub mod asm;
+pub mod cpu;
+pub mod decode;
+pub mod machine;
+pub mod program;
+
+pub use asm::{assemble, AsmOptions};
+pub use machine::{load_machine, SrMachine};
+pub use program::{Program, Slot};

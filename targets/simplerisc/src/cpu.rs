@@ -1,0 +1,399 @@
+//! The SimpleRISC cpu: registers, flags, Harvard memory (code slots by index, data words), and
+//! the interpreter loop. It knows nothing of gdb or terminals: `.print`/`.encode` output goes to
+//! the [`Console`] buffer, stops are [`StopEvent`]s.
+//!
+//! Speed: the code is decoded once when the machine is built; the loop reads 12-byte [`Insn`]s,
+//! tests one breakpoint bit per instruction (only when breakpoints exist) and calls
+//! `WatchpointSet::check` per load/store (one branch while no watchpoint exists). Stops are
+//! built outside the loop, in a cold function.
+
+use std::sync::Arc;
+
+use asmdbg_core::{
+    AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
+    WatchpointSet,
+};
+
+use crate::decode::{Insn, Op};
+
+/// What a `.print` or `.encode` slot does when reached.
+#[derive(Debug, Clone)]
+pub enum Pseudo {
+    /// Print each register as `r%-2d: %d`.
+    Print(Vec<u8>),
+    /// Print this line (already formatted `text: 0x%08x\n`).
+    Encode(Vec<u8>),
+}
+
+/// Why the loop stopped, in a form cheap to return from the hot path.
+#[derive(Debug, Clone, Copy)]
+enum Trap {
+    RanOffCode,
+    Hlt,
+    Breakpoint,
+    Watch(WatchKind, u32),
+    DivideByZero,
+    Unaligned(u32),
+    OutOfRange(u32),
+    NegativeShift(Op, i32),
+    Illegal,
+}
+
+/// The machine state the program sees, plus the debugger's breakpoints and watchpoints.
+#[derive(Debug, Clone)]
+pub struct Cpu {
+    pub regs: [u32; 16],
+    /// `flags.E`: the last `cmp` found its operands equal.
+    pub flag_e: bool,
+    /// `flags.GT`: the last `cmp` found the first operand greater (signed).
+    pub flag_gt: bool,
+    /// Index of the next instruction slot (code address / 4).
+    pub pc: u32,
+    /// Data memory, one element per aligned 32-bit word (byte address = 4 × index).
+    pub mem: Vec<u32>,
+    code: Vec<Insn>,
+    pseudo: Vec<Pseudo>,
+    /// Source file name and line of every slot, for fault messages.
+    source_name: Arc<str>,
+    lines: Vec<u32>,
+    pub breakpoints: BreakpointSet,
+    pub watchpoints: WatchpointSet,
+    pub console: Console,
+    pub executed: u64,
+    /// Set by a watch stop: the next instruction runs without re-reporting its access and
+    /// without re-checking the breakpoint it was already past.
+    watch_resume: bool,
+}
+
+impl Cpu {
+    /// A cpu for decoded `code` with `mem_size` bytes of data memory (a multiple of 4).
+    pub fn new(
+        code: Vec<Insn>,
+        pseudo: Vec<Pseudo>,
+        mem_size: u32,
+        source_name: Arc<str>,
+        lines: Vec<u32>,
+    ) -> Cpu {
+        let code_bytes = code.len() as u64 * 4;
+        let mut cpu = Cpu {
+            regs: [0; 16],
+            flag_e: false,
+            flag_gt: false,
+            pc: 0,
+            mem: vec![0; (mem_size / 4) as usize],
+            code,
+            pseudo,
+            source_name,
+            lines,
+            breakpoints: BreakpointSet::new(0, code_bytes, 2),
+            watchpoints: WatchpointSet::new(u64::from(mem_size), 8),
+            console: Console::new(),
+            executed: 0,
+            watch_resume: false,
+        };
+        cpu.regs[14] = mem_size.wrapping_sub(4);
+        cpu
+    }
+
+    pub fn code(&self) -> &[Insn] {
+        &self.code
+    }
+
+    /// Data memory size in bytes.
+    pub fn mem_size(&self) -> u32 {
+        (self.mem.len() * 4) as u32
+    }
+
+    pub fn set_pc_index(&mut self, index: u32) {
+        self.pc = index;
+        self.watch_resume = false;
+    }
+
+    /// Registers, flags, memory and console as right after loading; execution at `entry`.
+    pub fn reset(&mut self, entry: u32) {
+        self.regs = [0; 16];
+        self.regs[14] = self.mem_size().wrapping_sub(4);
+        self.flag_e = false;
+        self.flag_gt = false;
+        self.mem.iter_mut().for_each(|w| *w = 0);
+        self.console.reset();
+        self.executed = 0;
+        self.set_pc_index(entry);
+    }
+
+    /// Executes up to `budget` instructions (see `Machine::run`).
+    pub fn run(&mut self, budget: u64) -> RunOutcome {
+        let mut executed = 0u64;
+        let mut resume = std::mem::take(&mut self.watch_resume);
+        let check_breakpoints = !self.breakpoints.is_empty();
+        let mut trap = None;
+        while executed < budget {
+            let pc = self.pc;
+            let Some(&insn) = self.code.get(pc as usize) else {
+                trap = Some(Trap::RanOffCode);
+                break;
+            };
+            if check_breakpoints && !resume && self.breakpoints.contains(u64::from(pc) << 2) {
+                trap = Some(Trap::Breakpoint);
+                break;
+            }
+            if let Err(t) = self.execute(insn, resume) {
+                if matches!(t, Trap::Hlt) {
+                    executed += 1;
+                }
+                trap = Some(t);
+                break;
+            }
+            executed += 1;
+            resume = false;
+        }
+        self.executed += executed;
+        RunOutcome {
+            executed,
+            stop: trap.map(|t| self.stop_event(t)),
+        }
+    }
+
+    /// Executes one instruction even if a breakpoint is set on it (see `Machine::step`).
+    pub fn step(&mut self) -> Option<StopEvent> {
+        let resume = std::mem::take(&mut self.watch_resume);
+        let Some(&insn) = self.code.get(self.pc as usize) else {
+            return Some(self.stop_event(Trap::RanOffCode));
+        };
+        match self.execute(insn, resume) {
+            Ok(()) => {
+                self.executed += 1;
+                None
+            }
+            Err(t) => {
+                if matches!(t, Trap::Hlt) {
+                    self.executed += 1;
+                }
+                Some(self.stop_event(t))
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn reg(&self, r: u8) -> u32 {
+        self.regs[(r & 15) as usize]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, r: u8, value: u32) {
+        self.regs[(r & 15) as usize] = value;
+    }
+
+    /// Index into `mem` for a word access at `addr`, checking alignment and range.
+    #[inline(always)]
+    fn word_index(&self, addr: u32) -> Result<usize, Trap> {
+        if addr & 3 != 0 {
+            return Err(Trap::Unaligned(addr));
+        }
+        let index = (addr >> 2) as usize;
+        if index >= self.mem.len() {
+            return Err(Trap::OutOfRange(addr));
+        }
+        Ok(index)
+    }
+
+    /// One instruction. On `Err` the machine state is unchanged (the PC stays on it), except
+    /// that `hlt` has completed.
+    #[inline(always)]
+    fn execute(&mut self, insn: Insn, resume: bool) -> Result<(), Trap> {
+        let a = self.reg(insn.rs1);
+        let b = self.reg(insn.rs2);
+        let i = insn.imm;
+        let mut next = self.pc.wrapping_add(1);
+        match insn.op {
+            Op::Add => self.set(insn.rd, a.wrapping_add(b)),
+            Op::AddI => self.set(insn.rd, a.wrapping_add(i)),
+            Op::Sub => self.set(insn.rd, a.wrapping_sub(b)),
+            Op::SubI => self.set(insn.rd, a.wrapping_sub(i)),
+            Op::Mul => self.set(insn.rd, a.wrapping_mul(b)),
+            Op::MulI => self.set(insn.rd, a.wrapping_mul(i)),
+            Op::Div | Op::DivI | Op::Mod | Op::ModI => {
+                let d = if matches!(insn.op, Op::Div | Op::Mod) {
+                    b
+                } else {
+                    i
+                };
+                if d == 0 {
+                    return Err(Trap::DivideByZero);
+                }
+                let (x, y) = (a as i32, d as i32);
+                let r = if matches!(insn.op, Op::Div | Op::DivI) {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                };
+                self.set(insn.rd, r as u32);
+            }
+            Op::Cmp | Op::CmpI => {
+                let y = if insn.op == Op::Cmp { b } else { i };
+                self.flag_e = a == y;
+                self.flag_gt = (a as i32) > (y as i32);
+            }
+            Op::And => self.set(insn.rd, a & b),
+            Op::AndI => self.set(insn.rd, a & i),
+            Op::Or => self.set(insn.rd, a | b),
+            Op::OrI => self.set(insn.rd, a | i),
+            Op::Not => self.set(insn.rd, !b),
+            Op::NotI => self.set(insn.rd, !i),
+            Op::Mov => self.set(insn.rd, b),
+            Op::MovI => self.set(insn.rd, i),
+            Op::Lsl | Op::LslI | Op::Lsr | Op::LsrI | Op::Asr | Op::AsrI => {
+                let amount = match insn.op {
+                    Op::Lsl | Op::Lsr | Op::Asr => b,
+                    _ => i,
+                };
+                if (amount as i32) < 0 {
+                    return Err(Trap::NegativeShift(insn.op, amount as i32));
+                }
+                // Amounts of 32 or more: the course interpreter shifts with C's `<<`/`>>` on
+                // x86, which uses the low 5 bits; `wrapping_sh*` does the same.
+                let r = match insn.op {
+                    Op::Lsl | Op::LslI => a.wrapping_shl(amount),
+                    Op::Lsr | Op::LsrI => a.wrapping_shr(amount),
+                    _ => (a as i32).wrapping_shr(amount) as u32,
+                };
+                self.set(insn.rd, r);
+            }
+            Op::Nop => {}
+            Op::Ld => {
+                let addr = a.wrapping_add(i);
+                let index = self.word_index(addr)?;
+                if !resume {
+                    if let Some((kind, at)) =
+                        self.watchpoints.check(u64::from(addr), 4, AccessKind::Read)
+                    {
+                        return Err(Trap::Watch(kind, at as u32));
+                    }
+                }
+                let value = self.mem[index];
+                self.set(insn.rd, value);
+            }
+            Op::St => {
+                let addr = a.wrapping_add(i);
+                let index = self.word_index(addr)?;
+                if !resume {
+                    if let Some((kind, at)) =
+                        self.watchpoints
+                            .check(u64::from(addr), 4, AccessKind::Write)
+                    {
+                        return Err(Trap::Watch(kind, at as u32));
+                    }
+                }
+                self.mem[index] = self.reg(insn.rd);
+            }
+            Op::Beq => {
+                if self.flag_e {
+                    next = self.pc.wrapping_add(i);
+                }
+            }
+            Op::Bgt => {
+                if self.flag_gt {
+                    next = self.pc.wrapping_add(i);
+                }
+            }
+            Op::B => next = self.pc.wrapping_add(i),
+            Op::Call => {
+                self.regs[15] = next.wrapping_mul(4);
+                next = self.pc.wrapping_add(i);
+            }
+            Op::Ret => next = self.regs[15] / 4,
+            Op::Hlt => return Err(Trap::Hlt),
+            Op::Print | Op::Encode => self.pseudo_op(i as usize),
+            Op::Illegal => return Err(Trap::Illegal),
+        }
+        self.pc = next;
+        Ok(())
+    }
+
+    #[cold]
+    fn pseudo_op(&mut self, index: usize) {
+        match self.pseudo.get(index) {
+            Some(Pseudo::Print(regs)) => {
+                for &r in regs {
+                    let line = format!("r{:<2}: {}\n", r, self.reg(r) as i32);
+                    self.console.write(line.as_bytes());
+                }
+            }
+            Some(Pseudo::Encode(line)) => self.console.write(line),
+            None => {}
+        }
+    }
+
+    /// `file line N` of the slot at the PC, for fault messages.
+    fn location(&self) -> String {
+        match self.lines.get(self.pc as usize) {
+            Some(line) => format!("{} line {line}", self.source_name),
+            None => format!("code address {:#x}", u64::from(self.pc) * 4),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn stop_event(&mut self, trap: Trap) -> StopEvent {
+        let fault = |kind, message: String| {
+            StopEvent::Fault(Fault {
+                kind,
+                pc: u64::from(self.pc) * 4,
+                message,
+            })
+        };
+        match trap {
+            Trap::RanOffCode | Trap::Hlt => StopEvent::Halted,
+            Trap::Breakpoint => StopEvent::Breakpoint,
+            Trap::Watch(kind, addr) => {
+                self.watch_resume = true;
+                StopEvent::Watch {
+                    kind,
+                    addr: u64::from(addr),
+                }
+            }
+            Trap::DivideByZero => fault(
+                FaultKind::Arithmetic,
+                format!("Cannot divide by a 0! ({})", self.location()),
+            ),
+            Trap::Unaligned(addr) => fault(
+                FaultKind::Unaligned,
+                format!(
+                    "Cannot access a memory location which is not a multiple of 4 !!! \
+                     (address {} = {addr:#x}, {})",
+                    addr as i32,
+                    self.location()
+                ),
+            ),
+            Trap::OutOfRange(addr) => fault(
+                FaultKind::BadAddress,
+                format!(
+                    "Cannot access memory location {} = {addr:#x}: data memory is {} bytes \
+                     (0..{}) ({})",
+                    addr as i32,
+                    self.mem_size(),
+                    self.mem_size().wrapping_sub(1),
+                    self.location()
+                ),
+            ),
+            Trap::NegativeShift(op, amount) => {
+                let what = match op {
+                    Op::Lsl | Op::LslI => "logical left shift",
+                    Op::Lsr | Op::LsrI => "logical right shift",
+                    _ => "arithmetic right shift",
+                };
+                fault(
+                    FaultKind::Other,
+                    format!(
+                        "Cannot perform {what} by a negative number (shift amount {amount}, {})",
+                        self.location()
+                    ),
+                )
+            }
+            Trap::Illegal => fault(
+                FaultKind::IllegalInstruction,
+                format!("Illegal instruction ({})", self.location()),
+            ),
+        }
+    }
+}

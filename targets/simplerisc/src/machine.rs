@@ -1,0 +1,269 @@
+//! [`SrMachine`]: the SimpleRISC cpu behind the [`Machine`] trait.
+//!
+//! Addresses: debugger memory accesses (`debug_read`/`debug_write`, `--peek`/`--poke`) and
+//! watchpoints use data-memory byte addresses (little endian words); the PC, breakpoints and
+//! `disassemble` use code addresses, 4 × the slot index. The two spaces overlap numerically, as
+//! in the course interpreter (Harvard memory).
+
+use std::sync::Arc;
+
+use asmdbg_core::{
+    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
+    RegisterInfo, RunOutcome, StopEvent, WatchpointSet,
+};
+
+use crate::cpu::{Cpu, Pseudo};
+use crate::decode::{decode, Insn, Op, REG_NAMES};
+use crate::program::{Program, Slot};
+
+/// Data memory of the ELL305 interpreter: `int Mem[1024]`.
+pub const DEFAULT_MEM_SIZE: u64 = 4096;
+/// Largest `--mem-size` accepted (the address space is 32-bit; this keeps allocation sane).
+pub const MAX_MEM_SIZE: u64 = 1 << 30;
+
+/// Register indexes beyond r0-r15.
+pub const REG_PC: usize = 16;
+pub const REG_FLAGS: usize = 17;
+/// Bits of the flags register (as the gdb feature `org.simplerisc.core` lays them out).
+pub const FLAG_E: u64 = 1;
+pub const FLAG_GT: u64 = 2;
+
+const fn reg(name: &'static str) -> RegisterInfo {
+    RegisterInfo { name, bits: 32 }
+}
+
+static REGISTERS: [RegisterInfo; 18] = [
+    reg("r0"),
+    reg("r1"),
+    reg("r2"),
+    reg("r3"),
+    reg("r4"),
+    reg("r5"),
+    reg("r6"),
+    reg("r7"),
+    reg("r8"),
+    reg("r9"),
+    reg("r10"),
+    reg("r11"),
+    reg("r12"),
+    reg("r13"),
+    reg("sp"),
+    reg("ra"),
+    reg("pc"),
+    reg("flags"),
+];
+
+/// A loaded SimpleRISC program, ready to run.
+#[derive(Debug, Clone)]
+pub struct SrMachine {
+    cpu: Cpu,
+    program: Program,
+}
+
+impl SrMachine {
+    /// A machine for `program` with `opts.mem_size` bytes of data memory (default 4096).
+    pub fn new(program: Program, opts: &MachineOptions) -> Result<SrMachine, LoadError> {
+        let mem_size = opts.mem_size.unwrap_or(DEFAULT_MEM_SIZE);
+        if mem_size < 4 || mem_size % 4 != 0 || mem_size > MAX_MEM_SIZE {
+            return Err(LoadError::Option(format!(
+                "--mem-size {mem_size}: SimpleRISC data memory must be a multiple of 4 bytes \
+                 between 4 and {MAX_MEM_SIZE}"
+            )));
+        }
+        Ok(SrMachine::with_mem_size(program, mem_size as u32))
+    }
+
+    fn with_mem_size(program: Program, mem_size: u32) -> SrMachine {
+        let mut code = Vec::with_capacity(program.slots.len());
+        let mut pseudo = Vec::new();
+        for slot in &program.slots {
+            code.push(match slot {
+                Slot::Word(w) => decode(*w),
+                Slot::Print(regs) => {
+                    pseudo.push(Pseudo::Print(regs.clone()));
+                    Insn {
+                        imm: pseudo.len() as u32 - 1,
+                        ..Insn::bare(Op::Print)
+                    }
+                }
+                Slot::Encode { text, word } => {
+                    pseudo.push(Pseudo::Encode(
+                        format!("{text}: {word:#010x}\n").into_bytes(),
+                    ));
+                    Insn {
+                        imm: pseudo.len() as u32 - 1,
+                        ..Insn::bare(Op::Encode)
+                    }
+                }
+            });
+        }
+        let source_name: Arc<str> = match program.debug.sources.files().first() {
+            Some(f) => f.name.clone(),
+            None => Arc::from("<program>"),
+        };
+        let lines = (0..program.slots.len() as u64)
+            .map(|i| program.debug.lines.get(i * 4).map_or(0, |l| l.line))
+            .collect();
+        let mut cpu = Cpu::new(code, pseudo, mem_size, source_name, lines);
+        cpu.set_pc_index(program.entry);
+        SrMachine { cpu, program }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    pub fn cpu(&self) -> &Cpu {
+        &self.cpu
+    }
+
+    pub fn cpu_mut(&mut self) -> &mut Cpu {
+        &mut self.cpu
+    }
+}
+
+/// Assembles `text` (named `path` in messages) and builds the machine: what `asmdbg run` and
+/// `asmdbg debug` call for `--isa simplerisc`.
+pub fn load_machine(path: &str, text: &str, opts: &MachineOptions) -> Result<SrMachine, LoadError> {
+    let rejected = [
+        (opts.profile.is_some(), "--profile (LC-3 only)"),
+        (opts.strict, "--strict (LC-3 only)"),
+        (opts.delay_slots, "--delay-slots (MIPS only)"),
+    ];
+    if let Some((_, flag)) = rejected.iter().find(|(set, _)| *set) {
+        return Err(LoadError::Option(format!(
+            "{flag} does not apply to SimpleRISC"
+        )));
+    }
+    let asm_opts = crate::asm::AsmOptions {
+        no_mul: opts.no_mul,
+    };
+    let program = crate::asm::assemble(path, text, asm_opts).map_err(LoadError::Assembly)?;
+    SrMachine::new(program, opts)
+}
+
+impl Machine for SrMachine {
+    fn isa(&self) -> Isa {
+        Isa::SimpleRisc
+    }
+
+    fn run(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.run(budget)
+    }
+
+    fn step(&mut self) -> Option<StopEvent> {
+        self.cpu.step()
+    }
+
+    fn pc(&self) -> u64 {
+        u64::from(self.cpu.pc) * 4
+    }
+
+    fn set_pc(&mut self, pc: u64) {
+        self.cpu
+            .set_pc_index((pc / 4).min(u64::from(u32::MAX)) as u32);
+    }
+
+    fn registers(&self) -> &'static [RegisterInfo] {
+        &REGISTERS
+    }
+
+    fn read_register(&self, index: usize) -> Option<u64> {
+        match index {
+            0..=15 => Some(u64::from(self.cpu.regs[index])),
+            REG_PC => Some(self.pc()),
+            REG_FLAGS => Some(
+                if self.cpu.flag_e { FLAG_E } else { 0 }
+                    | if self.cpu.flag_gt { FLAG_GT } else { 0 },
+            ),
+            _ => None,
+        }
+    }
+
+    fn write_register(&mut self, index: usize, value: u64) -> bool {
+        match index {
+            0..=15 => self.cpu.regs[index] = value as u32,
+            REG_PC => self.set_pc(value),
+            REG_FLAGS => {
+                self.cpu.flag_e = value & FLAG_E != 0;
+                self.cpu.flag_gt = value & FLAG_GT != 0;
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn unit_bytes(&self) -> u32 {
+        1
+    }
+
+    fn word_units(&self) -> u32 {
+        4
+    }
+
+    fn debug_read(&self, addr: u64) -> Result<u32, MemError> {
+        let word = usize::try_from(addr / 4)
+            .ok()
+            .and_then(|i| self.cpu.mem.get(i))
+            .ok_or(MemError::Unmapped(addr))?;
+        Ok((word >> (8 * (addr % 4))) & 0xff)
+    }
+
+    fn debug_write(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
+        let word = usize::try_from(addr / 4)
+            .ok()
+            .and_then(|i| self.cpu.mem.get_mut(i))
+            .ok_or(MemError::Unmapped(addr))?;
+        let shift = 8 * (addr % 4);
+        *word = (*word & !(0xff << shift)) | ((value & 0xff) << shift);
+        Ok(())
+    }
+
+    fn breakpoints(&mut self) -> &mut BreakpointSet {
+        &mut self.cpu.breakpoints
+    }
+
+    fn watchpoints(&mut self) -> &mut WatchpointSet {
+        &mut self.cpu.watchpoints
+    }
+
+    fn console(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instructions_executed(&self) -> u64 {
+        self.cpu.executed
+    }
+
+    fn reset(&mut self) {
+        self.cpu.reset(self.program.entry);
+    }
+
+    fn disassemble(&self, addr: u64) -> Option<(String, u64)> {
+        if addr % 4 != 0 {
+            return None;
+        }
+        let index = usize::try_from(addr / 4).ok()?;
+        let slot = self.program.slots.get(index)?;
+        let text = match slot {
+            Slot::Word(w) => {
+                let insn = self.cpu.code().get(index)?;
+                if insn.op == Op::Illegal {
+                    format!(".word {w:#010x}")
+                } else {
+                    insn.disasm(index as u32, Some(&self.program.debug.symbols))
+                }
+            }
+            Slot::Print(regs) => {
+                let names: Vec<&str> = regs.iter().map(|&r| REG_NAMES[(r & 15) as usize]).collect();
+                format!(".print {}", names.join(", "))
+            }
+            Slot::Encode { text, .. } => format!(".encode {text}"),
+        };
+        Some((text, 4))
+    }
+
+    fn debug_info(&self) -> Option<&DebugInfo> {
+        (!self.program.debug.sources.files().is_empty()).then_some(&self.program.debug)
+    }
+}
