@@ -1,1 +1,583 @@
-//! (being written)
+//! The LC-3 processor with its memory-mapped devices (isa-specs A.1–A.3).
+//!
+//! What differs between the reference simulators is data ([`Semantics`]), not branches spread
+//! through the code. The hot loop ([`Cpu::run`]) pays per instruction for: the breakpoint bitmap
+//! test, one bool for "an interrupt could be pending", and per load/store one range compare that
+//! sends device registers and (3rd edition, user mode) protected addresses to a slow path, plus
+//! the watchpoint set's own empty/page test.
+//!
+//! Stops that leave an instruction uncommitted (watchpoint, waiting for a key, an unhandled
+//! fault) put the PC back on that instruction; nothing else has changed yet, because every
+//! instruction writes its registers only after its last memory access succeeded.
+
+use asmdbg_core::{
+    AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
+    WatchpointSet,
+};
+
+use crate::decode::{decode, Instruction};
+
+pub const KBSR: u16 = 0xFE00;
+pub const KBDR: u16 = 0xFE02;
+pub const DSR: u16 = 0xFE04;
+pub const DDR: u16 = 0xFE06;
+pub const PSR_ADDR: u16 = 0xFFFC;
+pub const MCR: u16 = 0xFFFE;
+/// First device register; everything from here up is I/O space.
+pub const DEVICE_BASE: u16 = 0xFE00;
+/// First address a user-mode program may touch under 3rd-edition access control.
+pub const USER_BASE: u16 = 0x3000;
+
+/// Exception and interrupt vectors (index into the table at x0100).
+pub const VEC_PRIVILEGE: u8 = 0x00;
+pub const VEC_ILLEGAL: u8 = 0x01;
+pub const VEC_ACCESS: u8 = 0x02;
+pub const VEC_KEYBOARD: u8 = 0x80;
+/// Priority the keyboard interrupts at (PL4).
+pub const KEYBOARD_PRIORITY: u16 = 4;
+
+pub const PSR_USER: u16 = 0x8000;
+const PSR_PRIORITY: u16 = 0x0700;
+const PSR_CC: u16 = 0x0007;
+const READY: u16 = 0x8000;
+const INTERRUPT_ENABLE: u16 = 0x4000;
+const CLOCK_ENABLE: u16 = 0x8000;
+
+/// How one reference simulator's LC-3 behaves where the editions differ (isa-specs A.1, A.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics {
+    /// 3rd edition: TRAP enters supervisor mode through the stack (R7 untouched) and the trap
+    /// routines return with RTI. 2nd edition: R7 = return address, routines return with RET.
+    pub trap_through_stack: bool,
+    /// 2nd edition: LEA sets the condition codes from its result.
+    pub lea_sets_cc: bool,
+    /// 3rd edition: user-mode accesses to x0000–x2FFF and xFE00–xFFFF raise ACV (vector x02).
+    pub access_control: bool,
+    /// Keyboard interrupts (KBSR bit 14, vector x80, PL4).
+    pub interrupts: bool,
+    /// RTI exists (lc3sim decodes it as an illegal instruction).
+    pub has_rti: bool,
+    /// Illegal opcodes and RTI in user mode go through the exception vectors to an OS handler;
+    /// without this they stop the machine with a fault (lc3sim).
+    pub exceptions: bool,
+    /// The PSR is readable and writable at xFFFC (lc3tools).
+    pub psr_mapped: bool,
+    /// The display prints a carriage return as a newline (lc3tools).
+    pub cr_is_newline: bool,
+}
+
+/// Why an instruction did not finish the ordinary way. Kept small and `Copy` so the hot loop
+/// passes it in registers; [`Cpu::resolve`] turns it into a [`StopEvent`] off the hot path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// About to access a watched word; not committed.
+    Watch(WatchKind, u16),
+    /// Needs a key that is not queued; not committed.
+    NeedInput,
+    /// The instruction completed and stopped the clock.
+    Halted,
+    /// The instruction raised the exception with this vector.
+    Exception(u8),
+}
+
+/// Registers, memory and devices of one LC-3.
+#[derive(Debug, Clone)]
+pub struct Cpu {
+    pub regs: [u16; 8],
+    pub pc: u16,
+    /// Privilege (bit 15), priority (10:8) and N/Z/P (2:0).
+    pub psr: u16,
+    pub saved_ssp: u16,
+    pub saved_usp: u16,
+    pub mem: Box<[u16; 0x10000]>,
+    pub semantics: Semantics,
+    pub console: Console,
+    pub breakpoints: BreakpointSet,
+    pub watchpoints: WatchpointSet,
+    /// Device registers live here rather than in `mem`, so a stray store cannot fake a ready bit.
+    kbsr_ie: bool,
+    dsr_ie: bool,
+    ddr: u16,
+    mcr: u16,
+    /// Accesses with `addr - plain_lo < plain_len` are ordinary memory; the rest are devices or
+    /// protected and take the slow path.
+    plain_lo: u16,
+    plain_len: u16,
+    /// A keyboard interrupt can happen (interrupts on and KBSR[14] set): the one per-instruction
+    /// test interrupts cost.
+    irq_armed: bool,
+    /// The instruction at the PC stopped on a watchpoint; its next execution skips the check.
+    watch_resume: bool,
+    executed: u64,
+}
+
+/// A fresh 64K-word memory, allocated directly on the heap.
+fn zeroed_memory() -> Box<[u16; 0x10000]> {
+    Box::new([0; 0x10000])
+}
+
+#[inline(always)]
+fn cc_of(value: u16) -> u16 {
+    if value == 0 {
+        2
+    } else if (value as i16) < 0 {
+        4
+    } else {
+        1
+    }
+}
+
+impl Cpu {
+    pub fn new(semantics: Semantics) -> Self {
+        let mut cpu = Cpu {
+            regs: [0; 8],
+            pc: 0x3000,
+            psr: 0x0002,
+            saved_ssp: 0x3000,
+            saved_usp: 0,
+            mem: zeroed_memory(),
+            semantics,
+            console: Console::new(),
+            breakpoints: BreakpointSet::new(0, 0x10000, 0),
+            watchpoints: WatchpointSet::new(0x10000, 8),
+            kbsr_ie: false,
+            dsr_ie: false,
+            ddr: 0,
+            mcr: CLOCK_ENABLE,
+            plain_lo: 0,
+            plain_len: DEVICE_BASE,
+            irq_armed: false,
+            watch_resume: false,
+            executed: 0,
+        };
+        cpu.privilege_changed();
+        cpu
+    }
+
+    /// Registers, devices and counters back to power-on; memory, console and debug sets are
+    /// left to the caller.
+    pub fn reset_state(&mut self, pc: u16, psr: u16, saved_ssp: u16) {
+        self.regs = [0; 8];
+        self.pc = pc;
+        self.psr = psr;
+        self.saved_ssp = saved_ssp;
+        self.saved_usp = 0;
+        self.kbsr_ie = false;
+        self.dsr_ie = false;
+        self.ddr = 0;
+        self.mcr = CLOCK_ENABLE;
+        self.watch_resume = false;
+        self.executed = 0;
+        self.privilege_changed();
+    }
+
+    pub fn instructions_executed(&self) -> u64 {
+        self.executed
+    }
+
+    /// Whether HALT (or a store to the MCR) stopped the clock.
+    pub fn halted(&self) -> bool {
+        self.mcr & CLOCK_ENABLE == 0
+    }
+
+    pub fn is_user(&self) -> bool {
+        self.psr & PSR_USER != 0
+    }
+
+    /// Sets the PSR as a whole (debugger, PSR device register), keeping the derived state right.
+    pub fn set_psr(&mut self, psr: u16) {
+        self.psr = psr;
+        self.privilege_changed();
+    }
+
+    /// Moves the PC (debugger): a pending watch resume belongs to the old instruction.
+    pub fn set_pc(&mut self, pc: u16) {
+        self.pc = pc;
+        self.watch_resume = false;
+    }
+
+    /// Recomputes what depends on the privilege level and the interrupt enable.
+    fn privilege_changed(&mut self) {
+        if self.semantics.access_control && self.is_user() {
+            self.plain_lo = USER_BASE;
+            self.plain_len = DEVICE_BASE - USER_BASE;
+        } else {
+            self.plain_lo = 0;
+            self.plain_len = DEVICE_BASE;
+        }
+        self.irq_armed = self.semantics.interrupts && self.kbsr_ie;
+    }
+
+    /// A device register or memory word as the debugger sees it: no key is consumed.
+    pub fn peek(&self, addr: u16) -> u16 {
+        match addr {
+            KBSR => {
+                let ready = if self.console.pending_input() > 0 {
+                    READY
+                } else {
+                    0
+                };
+                ready | if self.kbsr_ie { INTERRUPT_ENABLE } else { 0 }
+            }
+            KBDR => self.console.peek_byte().map_or(0, u16::from),
+            DSR => READY | if self.dsr_ie { INTERRUPT_ENABLE } else { 0 },
+            DDR => self.ddr,
+            MCR => self.mcr,
+            PSR_ADDR if self.semantics.psr_mapped => self.psr,
+            _ => self.mem[addr as usize],
+        }
+    }
+
+    /// Stores a word for the debugger: device registers take the value without I/O (a DDR
+    /// write prints nothing; an MCR write can stop or restart the clock).
+    pub fn poke(&mut self, addr: u16, value: u16) {
+        match addr {
+            KBSR => self.kbsr_ie = value & INTERRUPT_ENABLE != 0,
+            DSR => self.dsr_ie = value & INTERRUPT_ENABLE != 0,
+            DDR => self.ddr = value,
+            KBDR => {}
+            MCR => self.mcr = value,
+            PSR_ADDR if self.semantics.psr_mapped => self.psr = value,
+            _ => self.mem[addr as usize] = value,
+        }
+        self.privilege_changed();
+    }
+
+    #[inline(always)]
+    fn reg(&self, r: u8) -> u16 {
+        self.regs[(r & 7) as usize]
+    }
+
+    #[inline(always)]
+    fn set_reg_cc(&mut self, r: u8, value: u16) {
+        self.regs[(r & 7) as usize] = value;
+        self.psr = (self.psr & !PSR_CC) | cc_of(value);
+    }
+
+    #[inline(always)]
+    fn load<const WATCH: bool>(&mut self, addr: u16) -> Result<u16, Exit> {
+        if WATCH {
+            if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Read) {
+                return Err(Exit::Watch(kind, at as u16));
+            }
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            Ok(self.mem[addr as usize])
+        } else {
+            self.load_slow(addr)
+        }
+    }
+
+    #[inline(always)]
+    fn store<const WATCH: bool>(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
+        if WATCH {
+            if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Write) {
+                return Err(Exit::Watch(kind, at as u16));
+            }
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            self.mem[addr as usize] = value;
+            Ok(())
+        } else {
+            self.store_slow(addr, value)
+        }
+    }
+
+    fn protected(&self, addr: u16) -> bool {
+        self.semantics.access_control && self.is_user() && !(USER_BASE..DEVICE_BASE).contains(&addr)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn load_slow(&mut self, addr: u16) -> Result<u16, Exit> {
+        if self.protected(addr) {
+            return Err(Exit::Exception(VEC_ACCESS));
+        }
+        match addr {
+            KBSR | KBDR if self.console.pending_input() == 0 => Err(Exit::NeedInput),
+            KBDR => Ok(self.console.read_byte().map_or(0, u16::from)),
+            _ => Ok(self.peek(addr)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_slow(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
+        if self.protected(addr) {
+            return Err(Exit::Exception(VEC_ACCESS));
+        }
+        match addr {
+            DDR => {
+                let byte = value as u8;
+                let byte = if byte == b'\r' && self.semantics.cr_is_newline {
+                    b'\n'
+                } else {
+                    byte
+                };
+                self.console.write_byte(byte);
+                self.ddr = value;
+                Ok(())
+            }
+            MCR => {
+                self.mcr = value;
+                if value & CLOCK_ENABLE == 0 {
+                    Err(Exit::Halted)
+                } else {
+                    Ok(())
+                }
+            }
+            _ => {
+                self.poke(addr, value);
+                Ok(())
+            }
+        }
+    }
+
+    /// Switches to supervisor mode and pushes PSR and PC on the supervisor stack, then jumps
+    /// through `table_entry` (3rd-edition TRAP, exceptions, interrupts). The pushes are plain
+    /// memory writes: neither watchpoints nor access control apply to the hardware's own stack.
+    fn enter_supervisor(&mut self, table_entry: u16, priority: Option<u16>) {
+        let old_psr = self.psr;
+        if self.is_user() {
+            self.saved_usp = self.regs[6];
+            self.regs[6] = self.saved_ssp;
+        }
+        self.psr &= !PSR_USER;
+        if let Some(level) = priority {
+            self.psr = (self.psr & !PSR_PRIORITY) | (level << 8);
+        }
+        let sp = self.regs[6].wrapping_sub(1);
+        self.mem[sp as usize] = old_psr;
+        let sp = sp.wrapping_sub(1);
+        self.mem[sp as usize] = self.pc;
+        self.regs[6] = sp;
+        self.pc = self.mem[table_entry as usize];
+        self.privilege_changed();
+    }
+
+    fn return_from_interrupt(&mut self) {
+        let sp = self.regs[6];
+        self.pc = self.mem[sp as usize];
+        let psr = self.mem[sp.wrapping_add(1) as usize];
+        self.regs[6] = sp.wrapping_add(2);
+        self.psr = psr;
+        if self.is_user() {
+            self.saved_ssp = self.regs[6];
+            self.regs[6] = self.saved_usp;
+        }
+        self.privilege_changed();
+    }
+
+    /// Takes the keyboard interrupt if a key is waiting and the cpu runs below PL4.
+    #[cold]
+    #[inline(never)]
+    fn poll_interrupt(&mut self) {
+        let priority = (self.psr & PSR_PRIORITY) >> 8;
+        if self.console.pending_input() > 0 && priority < KEYBOARD_PRIORITY {
+            self.enter_supervisor(0x0100 + VEC_KEYBOARD as u16, Some(KEYBOARD_PRIORITY));
+        }
+    }
+
+    /// Fetches and executes the instruction at the PC. `self.pc` already points past it while
+    /// it executes, as on the real datapath (PC-relative operands and pushed return addresses
+    /// use the incremented PC).
+    #[inline(always)]
+    fn execute<const WATCH: bool>(&mut self) -> Result<(), Exit> {
+        let word = self.mem[self.pc as usize];
+        self.pc = self.pc.wrapping_add(1);
+        let next = self.pc;
+        let rel = |offset: i16| next.wrapping_add(offset as u16);
+        match decode(word) {
+            Instruction::AddReg { dr, sr1, sr2 } => {
+                self.set_reg_cc(dr, self.reg(sr1).wrapping_add(self.reg(sr2)))
+            }
+            Instruction::AddImm { dr, sr1, imm } => {
+                self.set_reg_cc(dr, self.reg(sr1).wrapping_add(imm as u16))
+            }
+            Instruction::AndReg { dr, sr1, sr2 } => {
+                self.set_reg_cc(dr, self.reg(sr1) & self.reg(sr2))
+            }
+            Instruction::AndImm { dr, sr1, imm } => self.set_reg_cc(dr, self.reg(sr1) & imm as u16),
+            Instruction::Not { dr, sr } => self.set_reg_cc(dr, !self.reg(sr)),
+            Instruction::Br { nzp, offset } => {
+                if u16::from(nzp) & self.psr & PSR_CC != 0 {
+                    self.pc = rel(offset);
+                }
+            }
+            Instruction::Jmp { base } => self.pc = self.reg(base),
+            Instruction::Jsr { offset } => {
+                self.regs[7] = next;
+                self.pc = rel(offset);
+            }
+            Instruction::Jsrr { base } => {
+                let target = self.reg(base);
+                self.regs[7] = next;
+                self.pc = target;
+            }
+            Instruction::Ld { dr, offset } => {
+                let value = self.load::<WATCH>(rel(offset))?;
+                self.set_reg_cc(dr, value);
+            }
+            Instruction::Ldi { dr, offset } => {
+                let pointer = self.load::<WATCH>(rel(offset))?;
+                let value = self.load::<WATCH>(pointer)?;
+                self.set_reg_cc(dr, value);
+            }
+            Instruction::Ldr { dr, base, offset } => {
+                let value = self.load::<WATCH>(self.reg(base).wrapping_add(offset as u16))?;
+                self.set_reg_cc(dr, value);
+            }
+            Instruction::Lea { dr, offset } => {
+                if self.semantics.lea_sets_cc {
+                    self.set_reg_cc(dr, rel(offset));
+                } else {
+                    self.regs[(dr & 7) as usize] = rel(offset);
+                }
+            }
+            Instruction::St { sr, offset } => self.store::<WATCH>(rel(offset), self.reg(sr))?,
+            Instruction::Sti { sr, offset } => {
+                let pointer = self.load::<WATCH>(rel(offset))?;
+                self.store::<WATCH>(pointer, self.reg(sr))?;
+            }
+            Instruction::Str { sr, base, offset } => {
+                let addr = self.reg(base).wrapping_add(offset as u16);
+                self.store::<WATCH>(addr, self.reg(sr))?;
+            }
+            Instruction::Trap { vector } => {
+                if self.semantics.trap_through_stack {
+                    self.enter_supervisor(u16::from(vector), None);
+                } else {
+                    self.regs[7] = next;
+                    self.pc = self.mem[vector as usize];
+                }
+            }
+            Instruction::Rti => {
+                if !self.semantics.has_rti {
+                    return Err(Exit::Exception(VEC_ILLEGAL));
+                }
+                if self.is_user() {
+                    return Err(Exit::Exception(VEC_PRIVILEGE));
+                }
+                self.return_from_interrupt();
+            }
+            Instruction::Reserved | Instruction::Illegal => {
+                return Err(Exit::Exception(VEC_ILLEGAL))
+            }
+        }
+        Ok(())
+    }
+
+    /// Finishes an instruction that left the ordinary path. Returns whether it counts as
+    /// executed, and the stop to report (if any).
+    #[cold]
+    #[inline(never)]
+    fn resolve(&mut self, at: u16, exit: Exit) -> (bool, Option<StopEvent>) {
+        match exit {
+            Exit::Watch(kind, addr) => {
+                self.pc = at;
+                self.watch_resume = true;
+                let stop = StopEvent::Watch {
+                    kind,
+                    addr: addr as u64,
+                };
+                (false, Some(stop))
+            }
+            Exit::NeedInput => {
+                self.pc = at;
+                self.console.set_waiting(true);
+                (false, Some(StopEvent::NeedInput))
+            }
+            Exit::Halted => (true, Some(StopEvent::Halted)),
+            Exit::Exception(vector) if self.semantics.exceptions => {
+                self.enter_supervisor(0x0100 + u16::from(vector), None);
+                (true, None)
+            }
+            Exit::Exception(_) => {
+                self.pc = at;
+                let fault = Fault {
+                    kind: FaultKind::IllegalInstruction,
+                    pc: at as u64,
+                    message: format!("Illegal instruction at x{at:04X}!"),
+                };
+                (false, Some(StopEvent::Fault(fault)))
+            }
+        }
+    }
+
+    /// Executes one instruction (taking a due interrupt first) without checking breakpoints.
+    pub fn step(&mut self) -> Option<StopEvent> {
+        if self.halted() {
+            return Some(StopEvent::Halted);
+        }
+        if self.irq_armed {
+            self.poll_interrupt();
+        }
+        let at = self.pc;
+        let result = if self.watch_resume {
+            self.execute::<false>()
+        } else {
+            self.execute::<true>()
+        };
+        let (counted, stop) = match result {
+            Ok(()) => (true, None),
+            Err(exit) => self.resolve(at, exit),
+        };
+        if counted {
+            self.executed += 1;
+            self.watch_resume = false;
+        }
+        stop
+    }
+
+    /// Executes up to `budget` instructions, checking breakpoints before each one.
+    pub fn run(&mut self, budget: u64) -> RunOutcome {
+        let start = self.executed;
+        let stop = self.run_loop(budget);
+        RunOutcome {
+            executed: self.executed - start,
+            stop,
+        }
+    }
+
+    fn run_loop(&mut self, budget: u64) -> Option<StopEvent> {
+        if self.halted() {
+            return Some(StopEvent::Halted);
+        }
+        let mut left = budget;
+        if self.watch_resume && left > 0 {
+            if self.breakpoints.contains(self.pc as u64) {
+                return Some(StopEvent::Breakpoint);
+            }
+            left -= 1;
+            if let Some(stop) = self.step() {
+                return Some(stop);
+            }
+        }
+        let mut done: u64 = 0;
+        let stop = loop {
+            if done == left {
+                break None;
+            }
+            if self.irq_armed {
+                self.poll_interrupt();
+            }
+            let at = self.pc;
+            if self.breakpoints.contains(at as u64) {
+                break Some(StopEvent::Breakpoint);
+            }
+            if let Err(exit) = self.execute::<true>() {
+                let (counted, stop) = self.resolve(at, exit);
+                if counted {
+                    done += 1;
+                }
+                if stop.is_some() {
+                    break stop;
+                }
+            } else {
+                done += 1;
+            }
+        };
+        self.executed += done;
+        stop
+    }
+}

@@ -9,4 +9,6 @@ pub mod objfile;
 pub mod os;
 pub mod program;
 
+pub use machine::{load_machine, Lc3Machine};
+pub use os::profile_names;
 pub use program::{Program, Segment};

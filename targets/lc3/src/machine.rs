@@ -1,1 +1,318 @@
-//! (being written)
+//! [`Lc3Machine`]: a [`Cpu`] with its profile's OS and a loaded program behind the
+//! [`Machine`] trait, and [`load_machine`], which the command line calls for `--isa lc3`.
+//!
+//! Native addresses are LC-3 word addresses (x0000–xFFFF); each unit is a 16-bit word.
+
+use asmdbg_core::{
+    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
+    RegisterInfo, RunOutcome, SourceFile, StopEvent, WatchpointSet,
+};
+
+use crate::asm::{assemble, AsmOptions};
+use crate::cpu::Cpu;
+use crate::decode::disassemble;
+use crate::os::{default_profile, profile, profile_names, OsImage, Profile};
+use crate::program::Program;
+
+/// The registers in `monitor regs` and gdb order. The saved stack pointers are the ones R6 is
+/// swapped with on a privilege change.
+pub const REGISTERS: [RegisterInfo; 12] = [
+    RegisterInfo {
+        name: "R0",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R1",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R2",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R3",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R4",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R5",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R6",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "R7",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "PC",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "PSR",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "SSP",
+        bits: 16,
+    },
+    RegisterInfo {
+        name: "USP",
+        bits: 16,
+    },
+];
+
+pub const REG_PC: usize = 8;
+pub const REG_PSR: usize = 9;
+pub const REG_SAVED_SSP: usize = 10;
+pub const REG_SAVED_USP: usize = 11;
+
+/// Where a program without any `.ORIG` block would start.
+const DEFAULT_ENTRY: u16 = 0x3000;
+
+/// An LC-3 running one program under one OS profile.
+#[derive(Debug, Clone)]
+pub struct Lc3Machine {
+    cpu: Cpu,
+    profile: &'static Profile,
+    os: &'static OsImage,
+    program: Program,
+}
+
+impl Lc3Machine {
+    /// Loads `program` on top of the profile's OS image, ready to start at its origin.
+    pub fn new(program: Program, profile: &'static Profile) -> Result<Self, LoadError> {
+        let os = profile
+            .os_image()
+            .map_err(|e| LoadError::Option(e.to_string()))?;
+        let mut machine = Lc3Machine {
+            cpu: Cpu::new(profile.semantics),
+            profile,
+            os,
+            program,
+        };
+        machine.reset();
+        Ok(machine)
+    }
+
+    pub fn cpu(&self) -> &Cpu {
+        &self.cpu
+    }
+
+    /// Direct access for tests and the debugger's `monitor` commands.
+    pub fn cpu_mut(&mut self) -> &mut Cpu {
+        &mut self.cpu
+    }
+
+    pub fn profile(&self) -> &'static Profile {
+        self.profile
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Labels and lines of the OS image, for disassembling inside trap routines.
+    pub fn os_debug_info(&self) -> &DebugInfo {
+        &self.os.debug
+    }
+
+    /// Where the program starts: the origin of its first block.
+    pub fn entry(&self) -> u16 {
+        self.program.entry().unwrap_or(DEFAULT_ENTRY)
+    }
+}
+
+impl Machine for Lc3Machine {
+    fn isa(&self) -> Isa {
+        Isa::Lc3
+    }
+
+    fn run(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.run(budget)
+    }
+
+    fn step(&mut self) -> Option<StopEvent> {
+        self.cpu.step()
+    }
+
+    fn pc(&self) -> u64 {
+        self.cpu.pc as u64
+    }
+
+    fn set_pc(&mut self, pc: u64) {
+        self.cpu.set_pc(pc as u16);
+    }
+
+    fn registers(&self) -> &'static [RegisterInfo] {
+        &REGISTERS
+    }
+
+    fn read_register(&self, index: usize) -> Option<u64> {
+        let value = match index {
+            0..=7 => self.cpu.regs[index],
+            REG_PC => self.cpu.pc,
+            REG_PSR => self.cpu.psr,
+            REG_SAVED_SSP => self.cpu.saved_ssp,
+            REG_SAVED_USP => self.cpu.saved_usp,
+            _ => return None,
+        };
+        Some(value as u64)
+    }
+
+    fn write_register(&mut self, index: usize, value: u64) -> bool {
+        let value = value as u16;
+        match index {
+            0..=7 => self.cpu.regs[index] = value,
+            REG_PC => self.cpu.set_pc(value),
+            REG_PSR => self.cpu.set_psr(value),
+            REG_SAVED_SSP => self.cpu.saved_ssp = value,
+            REG_SAVED_USP => self.cpu.saved_usp = value,
+            _ => return false,
+        }
+        true
+    }
+
+    fn unit_bytes(&self) -> u32 {
+        2
+    }
+
+    fn word_units(&self) -> u32 {
+        1
+    }
+
+    fn debug_read(&self, addr: u64) -> Result<u32, MemError> {
+        let addr = u16::try_from(addr).map_err(|_| MemError::Unmapped(addr))?;
+        Ok(self.cpu.peek(addr) as u32)
+    }
+
+    fn debug_write(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
+        let addr = u16::try_from(addr).map_err(|_| MemError::Unmapped(addr))?;
+        self.cpu.poke(addr, value as u16);
+        Ok(())
+    }
+
+    fn breakpoints(&mut self) -> &mut BreakpointSet {
+        &mut self.cpu.breakpoints
+    }
+
+    fn watchpoints(&mut self) -> &mut WatchpointSet {
+        &mut self.cpu.watchpoints
+    }
+
+    fn console(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instructions_executed(&self) -> u64 {
+        self.cpu.instructions_executed()
+    }
+
+    /// Reloads the OS and the program and restarts at the origin. Breakpoints and watchpoints
+    /// stay: they belong to the debugging session, not to the machine state.
+    fn reset(&mut self) {
+        self.cpu.mem.fill(0);
+        for segment in self.os.segments.iter().chain(&self.program.segments) {
+            let mut addr = segment.origin;
+            for &word in &segment.words {
+                self.cpu.mem[addr as usize] = word;
+                addr = addr.wrapping_add(1);
+            }
+        }
+        self.cpu.console.reset();
+        let entry = self.entry();
+        self.cpu
+            .reset_state(entry, self.profile.initial_psr, self.profile.initial_ssp);
+    }
+
+    fn disassemble(&self, addr: u64) -> Option<(String, u64)> {
+        let addr = u16::try_from(addr).ok()?;
+        let word = self.cpu.peek(addr);
+        let symbols = if self.program.debug.symbols.is_empty() {
+            &self.os.debug.symbols
+        } else {
+            &self.program.debug.symbols
+        };
+        Some((disassemble(word, addr, Some(symbols)), 1))
+    }
+
+    fn debug_info(&self) -> Option<&DebugInfo> {
+        Some(&self.program.debug)
+    }
+}
+
+/// lc3tools' object-file magic.
+const LC3TOOLS_MAGIC: [u8; 5] = [0x1C, 0x30, 0x15, 0xC0, 0x01];
+
+/// Whether `bytes` are an object file: lc3tools' magic, or bytes no assembly source contains.
+pub fn is_object_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(&LC3TOOLS_MAGIC)
+        || std::str::from_utf8(bytes).is_err()
+        || bytes
+            .iter()
+            .any(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0C))
+}
+
+/// Options of other ISAs that would silently do nothing here.
+fn reject_foreign_options(opts: &MachineOptions) -> Result<(), LoadError> {
+    let foreign = [
+        (opts.start_at_main, "--start-at-main"),
+        (opts.delay_slots, "--delay-slots"),
+        (opts.no_mul, "--no-mul"),
+        (opts.mem_size.is_some(), "--mem-size"),
+    ];
+    match foreign.iter().find(|(set, _)| *set) {
+        Some((_, flag)) => Err(LoadError::Option(format!(
+            "{flag} does not apply to LC-3 programs"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The profile `opts` names, or the default.
+pub fn select_profile(opts: &MachineOptions) -> Result<&'static Profile, LoadError> {
+    match &opts.profile {
+        None => Ok(default_profile()),
+        Some(name) => profile(name).ok_or_else(|| {
+            LoadError::Option(format!(
+                "unknown LC-3 profile '{name}': expected one of {}",
+                profile_names().join(", ")
+            ))
+        }),
+    }
+}
+
+/// Builds a machine from a file named on the command line: assembly source (assembled with
+/// `opts.strict`) or an object file (classic or lc3tools format), under `opts.profile`.
+pub fn load_machine(
+    path: &str,
+    bytes: &[u8],
+    opts: &MachineOptions,
+) -> Result<Lc3Machine, LoadError> {
+    reject_foreign_options(opts)?;
+    let profile = select_profile(opts)?;
+    let program = if is_object_file(bytes) {
+        read_object(bytes).map_err(|message| LoadError::BadObject {
+            path: path.to_string(),
+            message,
+        })?
+    } else {
+        let text = String::from_utf8_lossy(bytes);
+        let file = SourceFile::new(path, text.as_ref());
+        let asm_opts = AsmOptions {
+            strict: opts.strict,
+        };
+        assemble(&file, &asm_opts).map_err(LoadError::Assembly)?
+    };
+    Lc3Machine::new(program, profile)
+}
+
+// TEMPORARY until objfile::read_obj lands.
+fn read_object(_bytes: &[u8]) -> Result<Program, String> {
+    Err("object files cannot be read yet".to_string())
+}
