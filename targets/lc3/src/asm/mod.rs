@@ -764,7 +764,7 @@ impl<'a> Assembler<'a> {
                 self.rep.error_at(
                     line,
                     t,
-                    format!("invalid instruction; did you mean '{name}'?"),
+                    format!("invalid instruction (did you mean '{name}'?)"),
                 );
                 Emit::Invalid
             }

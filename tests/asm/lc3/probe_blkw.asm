@@ -1,0 +1,3 @@
+	.ORIG x3000
+	.BLKW #3 xABCD	; error@11+5: extraneous operand to .blkw
+	.END

@@ -1,0 +1,3 @@
+	.ORIG x3000
+	HALT
+; file error: no .end at end of file

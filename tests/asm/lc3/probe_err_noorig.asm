@@ -1,0 +1,3 @@
+	HALT
+	.END
+; file error: could not find valid .orig

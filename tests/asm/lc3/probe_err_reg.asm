@@ -1,0 +1,3 @@
+	.ORIG x3000
+	ADD R8, R1, R2	; error@2+3: invalid usage of 'ADD' instruction
+	.END

@@ -1,0 +1,6 @@
+	.ORIG x3000
+	HALT		; = xF025
+	.END
+	.ORIG x4000
+	.FILL 7		; = x0007
+	.END

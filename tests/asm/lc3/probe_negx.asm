@@ -1,0 +1,5 @@
+	.ORIG x3000
+	.FILL x-1
+	ADD R1,R1,x-10
+	ADD R1,R1,#x5	; error@2+3: invalid usage of 'ADD' instruction
+	.END

@@ -1,0 +1,12 @@
+	.ORIG x3000
+	ADD R1, R1, #-16
+	ADD R1, R1, x0F
+	ADD R1, R1, b1010
+	AND R2, R2, #15
+	.FILL xFFFF
+	.FILL #-32768
+	.FILL b1111000011110000
+	.FILL 10
+	.FILL 0x1F	; error@8+4: could not find label
+	HALT
+	.END

@@ -1,0 +1,4 @@
+; mode: strict
+	.ORIG x3000
+	.FILL 'A'	; error: illegal operands for .FILL
+	.END

@@ -1,0 +1,3 @@
+; mode: strict
+	HALT		; error: instruction appears before .ORIG
+	.END
