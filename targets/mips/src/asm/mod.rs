@@ -1,20 +1,1047 @@
-//! The MARS-dialect assembler (placeholder until the assembler lands).
+//! The MARS 4.5 dialect assembler.
+//!
+//! Stages, in MARS's order: `.include` files are spliced in, every line is tokenized with
+//! `.eqv` substitution, then one pass walks the statements (expanding macros as they are
+//! called), lays out segments, defines labels and picks each instruction's form; instruction
+//! words and `.word label` values are filled in once every label is known. A form is chosen
+//! from operand *types* only, so sizes never depend on label values and one pass suffices.
 
+pub mod basic;
+mod forms;
+pub mod lexer;
+mod pseudo_table;
+mod source;
+
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use asmdbg_core::{Diagnostic, Diagnostics, SourceFile};
+use asmdbg_core::{
+    DebugInfo, Diagnostic, Diagnostics, FileId, LineTable, SourceFile, SourceLoc, SourceMap, Span,
+    Symbol, SymbolKind, SymbolTable,
+};
 
-use crate::program::Program;
+use crate::program::{Chunk, ChunkKind, Program};
+use forms::{ExpandError, Form, Labels, Mismatch};
+use lexer::{Tok, Token};
+use source::{Line, Origin};
+
+pub use basic::{BasicInstruction, EncodeError, Field, Operand, BASIC_INSTRUCTIONS};
 
 #[derive(Debug, Clone, Default)]
 pub struct AsmOptions {
-    /// Directory `.include` paths are resolved against (MARS: the working directory).
+    /// Directory `.include` paths are resolved against (MARS: the working directory); the
+    /// including file's directory is tried next.
     pub work_dir: Option<PathBuf>,
+    /// MARS's `db` setting: pseudo-instructions get their delay-slot `nop`s and branch offsets.
+    pub delay_slots: bool,
+}
+
+/// MARS's default memory map.
+pub mod layout {
+    pub const TEXT: u32 = 0x0040_0000;
+    pub const DATA: u32 = 0x1001_0000;
+    pub const EXTERN: u32 = 0x1000_0000;
+    pub const KTEXT: u32 = 0x8000_0000;
+    pub const KDATA: u32 = 0x9000_0000;
 }
 
 /// Assembles one source file (and its `.include`s), reporting every error.
-pub fn assemble(file: &SourceFile, _opts: &AsmOptions) -> Result<Program, Diagnostics> {
-    let mut d = Diagnostics::new();
-    d.push(Diagnostic::file_error(&file.name, "the MIPS assembler is not available yet"));
-    Err(d)
+pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
+    let mut asm = Assembler::new(opts);
+    let main = asm.sources.add(file.clone());
+    let lines = source::load(main, file, opts, &mut asm.sources, &mut asm.diags);
+    let lines = asm.substitute_eqv(lines);
+    asm.run(&lines, 0);
+    asm.finish()
 }
+
+const SEGMENTS: [ChunkKind; 5] = [
+    ChunkKind::Text,
+    ChunkKind::Data,
+    ChunkKind::KText,
+    ChunkKind::KData,
+    ChunkKind::Extern,
+];
+
+fn segment_index(kind: ChunkKind) -> usize {
+    SEGMENTS.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+struct Macro {
+    name: String,
+    params: Vec<String>,
+    body: Vec<Line>,
+    labels: HashSet<String>,
+}
+
+/// An instruction whose words are written once labels are known.
+struct Pending {
+    chunk: usize,
+    offset: usize,
+    addr: u32,
+    form: &'static Form,
+    operands: Vec<Token>,
+    line: Line,
+    operator: Token,
+}
+
+/// A `.word label` waiting for the label.
+struct DataFixup {
+    chunk: usize,
+    offset: usize,
+    token: Token,
+    line: Line,
+}
+
+struct Assembler<'o> {
+    opts: &'o AsmOptions,
+    sources: SourceMap,
+    diags: Diagnostics,
+    eqv: HashMap<String, String>,
+    chunks: Vec<Chunk>,
+    segment: ChunkKind,
+    next: [u32; 5],
+    auto_align: bool,
+    /// Data labels defined at the current address since the last byte was laid down; MARS
+    /// moves them when the next directive aligns itself.
+    unplaced_labels: Vec<String>,
+    symbols: SymbolTable,
+    globals: Vec<(String, Line, Token)>,
+    lines: LineTable,
+    text_start: Option<u32>,
+    macros: Vec<Macro>,
+    macro_counter: u32,
+    pending: Vec<Pending>,
+    fixups: Vec<DataFixup>,
+}
+
+impl Labels for SymbolTable {
+    fn address(&self, name: &str) -> Option<u32> {
+        self.addr(name).map(|a| a as u32)
+    }
+}
+
+impl<'o> Assembler<'o> {
+    fn new(opts: &'o AsmOptions) -> Self {
+        Assembler {
+            opts,
+            sources: SourceMap::new(),
+            diags: Diagnostics::new(),
+            eqv: HashMap::new(),
+            chunks: Vec::new(),
+            segment: ChunkKind::Text,
+            next: [
+                layout::TEXT,
+                layout::DATA,
+                layout::KTEXT,
+                layout::KDATA,
+                layout::EXTERN,
+            ],
+            auto_align: true,
+            unplaced_labels: Vec::new(),
+            symbols: SymbolTable::new(false),
+            globals: Vec::new(),
+            lines: LineTable::new(),
+            text_start: None,
+            macros: Vec::new(),
+            macro_counter: 0,
+            pending: Vec::new(),
+            fixups: Vec::new(),
+        }
+    }
+
+    // ----- diagnostics -------------------------------------------------------------------
+
+    fn diagnostic(
+        &self,
+        line: &Line,
+        col: u32,
+        len: u32,
+        message: String,
+        error: bool,
+    ) -> Diagnostic {
+        let span = Span::new(line.file, line.line, col.max(1), len.max(1));
+        let mut d = if error {
+            self.sources.error(span, message)
+        } else {
+            self.sources.warning(span, message)
+        };
+        for call in line.calls.iter().rev() {
+            let at = Span::new(call.file, call.line, call.col.max(1), call.len.max(1));
+            d = d.with_note(
+                self.sources.locate(at),
+                format!("in the expansion of macro \"{}\" called here", call.name),
+            );
+        }
+        d
+    }
+
+    fn error_at(&mut self, line: &Line, tok: &Token, message: impl Into<String>) {
+        let d = self.diagnostic(line, tok.col, tok.width(), message.into(), true);
+        self.diags.push(d);
+    }
+
+    fn error_line(&mut self, line: &Line, message: impl Into<String>) {
+        let col = line
+            .text
+            .chars()
+            .position(|c| !c.is_whitespace())
+            .unwrap_or(0) as u32
+            + 1;
+        let d = self.diagnostic(line, col, 1, message.into(), true);
+        self.diags.push(d);
+    }
+
+    fn warn_at(&mut self, line: &Line, tok: &Token, message: impl Into<String>) {
+        let d = self.diagnostic(line, tok.col, tok.width(), message.into(), false);
+        self.diags.push(d);
+    }
+
+    // ----- .eqv --------------------------------------------------------------------------
+
+    /// Records `.eqv` definitions and substitutes earlier ones into later lines, one
+    /// identifier at a time, re-tokenizing after each substitution as MARS does.
+    fn substitute_eqv(&mut self, lines: Vec<Line>) -> Vec<Line> {
+        let mut out = Vec::with_capacity(lines.len());
+        for mut line in lines {
+            let mut tokens = lexer::tokenize(&line.text);
+            let dir = if tokens.first().is_some_and(|t| t.text.starts_with('.')) {
+                Some(0)
+            } else if tokens.get(1).is_some_and(|t| t.kind == Tok::Colon)
+                && tokens.get(2).is_some_and(|t| t.text.starts_with('.'))
+            {
+                Some(2)
+            } else {
+                None
+            };
+            if let Some(d) = dir.filter(|&d| tokens[d].text.eq_ignore_ascii_case(".eqv")) {
+                self.define_eqv(&line, &tokens, d);
+                line.tokens = tokens;
+                out.push(line);
+                continue;
+            }
+            for _ in 0..100 {
+                let Some(tok) = tokens
+                    .iter()
+                    .find(|t| t.kind == Tok::Word && self.eqv.contains_key(&t.text))
+                else {
+                    break;
+                };
+                let replacement = self.eqv.get(&tok.text).cloned().unwrap_or_default();
+                let chars: Vec<char> = line.text.chars().collect();
+                let start = (tok.col as usize).saturating_sub(1).min(chars.len());
+                let end = (start + tok.text.chars().count()).min(chars.len());
+                let mut text: String = chars[..start].iter().collect();
+                text.push_str(&replacement);
+                text.extend(&chars[end..]);
+                line.text = text;
+                tokens = lexer::tokenize(&line.text);
+            }
+            line.tokens = tokens;
+            out.push(line);
+        }
+        out
+    }
+
+    fn define_eqv(&mut self, line: &Line, tokens: &[Token], d: usize) {
+        let directive = &tokens[d];
+        if tokens.len() < d + 3 {
+            self.error_at(line, directive, "Too few operands for .eqv directive");
+            return;
+        }
+        let name = &tokens[d + 1];
+        if name.kind != Tok::Word {
+            self.error_at(line, directive, "Malformed .eqv directive");
+            return;
+        }
+        if tokens[d + 2..].iter().any(|t| t.text == name.text) {
+            let msg = format!(
+                "Cannot substitute {} for itself in .eqv directive",
+                name.text
+            );
+            self.error_at(line, directive, msg);
+            return;
+        }
+        let chars: Vec<char> = line.text.chars().collect();
+        let start = (tokens[d + 2].col as usize).saturating_sub(1);
+        let last = &tokens[tokens.len() - 1];
+        let end = (last.col as usize - 1 + last.text.chars().count()).min(chars.len());
+        let expression: String = chars[start.min(end)..end].iter().collect();
+        if let Some(old) = self.eqv.get(&name.text) {
+            if *old != expression {
+                let msg = format!("\"{}\" is already defined", name.text);
+                self.error_at(line, name, msg);
+                return;
+            }
+        }
+        self.eqv.insert(name.text.clone(), expression);
+    }
+
+    // ----- statements --------------------------------------------------------------------
+
+    fn run(&mut self, lines: &[Line], depth: u32) {
+        let mut i = 0;
+        while i < lines.len() {
+            let line = &lines[i];
+            let is_macro = line
+                .tokens
+                .first()
+                .is_some_and(|t| t.text.eq_ignore_ascii_case(".macro"));
+            if is_macro {
+                i = self.define_macro(lines, i);
+                continue;
+            }
+            self.statement(line, depth);
+            i += 1;
+        }
+    }
+
+    /// Collects a `.macro` definition; returns the index after its `.end_macro`.
+    fn define_macro(&mut self, lines: &[Line], start: usize) -> usize {
+        let header = &lines[start];
+        let toks = &header.tokens;
+        let Some(name) = toks.get(1).filter(|t| t.kind == Tok::Word) else {
+            self.error_at(header, &toks[0], "Cannot find macro name (see MARS help)");
+            return self.skip_to_end_macro(lines, start);
+        };
+        let mut params = Vec::new();
+        for t in &toks[2..] {
+            match t.kind {
+                Tok::LParen | Tok::RParen => {}
+                Tok::MacroParam => params.push(t.text.clone()),
+                _ => self.error_at(header, t, "Invalid macro parameter (see MARS help)"),
+            }
+        }
+        let end = self.skip_to_end_macro(lines, start);
+        let body: Vec<Line> = lines[start + 1..end.saturating_sub(1).max(start + 1)].to_vec();
+        let labels = body
+            .iter()
+            .filter(|l| {
+                l.tokens.len() >= 2
+                    && l.tokens[0].kind == Tok::Word
+                    && l.tokens[1].kind == Tok::Colon
+            })
+            .map(|l| l.tokens[0].text.clone())
+            .collect();
+        let exists = self
+            .macros
+            .iter()
+            .any(|m| m.name == name.text && m.params.len() == params.len());
+        if exists {
+            let msg = format!("Duplicate macro definition \"{}\"", name.text);
+            self.error_at(header, name, msg);
+        } else {
+            self.macros.push(Macro {
+                name: name.text.clone(),
+                params,
+                body,
+                labels,
+            });
+        }
+        end
+    }
+
+    fn skip_to_end_macro(&mut self, lines: &[Line], start: usize) -> usize {
+        for (j, l) in lines.iter().enumerate().skip(start + 1) {
+            if l.tokens
+                .first()
+                .is_some_and(|t| t.text.eq_ignore_ascii_case(".end_macro"))
+            {
+                return j + 1;
+            }
+            if l.tokens
+                .first()
+                .is_some_and(|t| t.text.eq_ignore_ascii_case(".macro"))
+            {
+                self.error_at(l, &l.tokens[0], "Nested macro definition is not allowed");
+            }
+        }
+        self.error_line(
+            &lines[start],
+            "Macro started but not ended (no .end_macro directive)",
+        );
+        lines.len()
+    }
+
+    fn statement(&mut self, line: &Line, depth: u32) {
+        let toks = &line.tokens;
+        let mut rest: &[Token] = toks;
+        while rest.len() >= 2 && rest[1].kind == Tok::Colon {
+            let label = &rest[0];
+            if label.kind != Tok::Word {
+                self.error_at(line, label, format!("Invalid label \"{}\"", label.text));
+            } else {
+                self.define_label(line, label);
+            }
+            rest = &rest[2..];
+        }
+        let Some(op) = rest.first() else { return };
+        if op.kind == Tok::Word && op.text.starts_with('.') {
+            self.directive(line, op, &rest[1..]);
+            return;
+        }
+        if op.kind != Tok::Word {
+            let msg = if op.kind == Tok::Error {
+                format!("Invalid language element: {}", op.text)
+            } else {
+                format!("\"{}\" is not a recognized operator", op.text)
+            };
+            self.error_at(line, op, msg);
+            return;
+        }
+        if self.call_macro(line, op, &rest[1..], depth) {
+            return;
+        }
+        self.instruction(line, op, &rest[1..]);
+    }
+
+    fn define_label(&mut self, line: &Line, label: &Token) {
+        let addr = self.next[segment_index(self.segment)];
+        let kind = if self.segment.is_code() {
+            SymbolKind::Code
+        } else {
+            SymbolKind::Data
+        };
+        let sym = Symbol {
+            name: label.text.clone(),
+            addr: addr as u64,
+            kind,
+            global: false,
+        };
+        if self.symbols.insert(sym).is_err() {
+            let msg = format!("label \"{}\" already defined", label.text);
+            self.error_at(line, label, msg);
+        } else if !self.segment.is_code() {
+            self.unplaced_labels.push(label.text.clone());
+        }
+    }
+
+    /// Expands a macro call; false if `op` names no macro.
+    fn call_macro(&mut self, line: &Line, op: &Token, args: &[Token], depth: u32) -> bool {
+        let args: &[Token] = match (args.first(), args.last()) {
+            (Some(f), Some(l))
+                if f.kind == Tok::LParen && l.kind == Tok::RParen && args.len() >= 2 =>
+            {
+                &args[1..args.len() - 1]
+            }
+            _ => args,
+        };
+        let Some(index) = self
+            .macros
+            .iter()
+            .position(|m| m.name == op.text && m.params.len() == args.len())
+        else {
+            if self.macros.iter().any(|m| m.name == op.text)
+                && forms::table()
+                    .get(op.text.to_ascii_lowercase().as_str())
+                    .is_none()
+            {
+                let msg = format!("No macro \"{}\" takes {} arguments", op.text, args.len());
+                self.error_at(line, op, msg);
+                return true;
+            }
+            return false;
+        };
+        if depth >= 64 {
+            self.error_at(
+                line,
+                op,
+                "Macro expansion is nested too deeply (recursive macro?)",
+            );
+            return true;
+        }
+        let counter = self.macro_counter;
+        self.macro_counter += 1;
+        let mut calls = line.calls.clone();
+        calls.push(Origin {
+            file: line.file,
+            line: line.line,
+            col: op.col,
+            len: op.width(),
+            name: op.text.clone(),
+        });
+        let mut expanded = Vec::new();
+        let mut unknown = Vec::new();
+        {
+            let m = &self.macros[index];
+            for body_line in &m.body {
+                let mut text: Vec<char> = body_line.text.chars().collect();
+                let mut tokens: Vec<&Token> = body_line.tokens.iter().collect();
+                tokens.sort_by_key(|t| std::cmp::Reverse(t.col));
+                for t in tokens {
+                    let replacement = if t.kind == Tok::MacroParam {
+                        match m.params.iter().position(|p| *p == t.text) {
+                            Some(p) => args[p].text.clone(),
+                            None => {
+                                unknown.push((body_line.clone(), t.clone()));
+                                continue;
+                            }
+                        }
+                    } else if t.kind == Tok::Word && m.labels.contains(&t.text) {
+                        format!("{}_M{counter}", t.text)
+                    } else {
+                        continue;
+                    };
+                    let start = (t.col as usize).saturating_sub(1).min(text.len());
+                    let end = (start + t.text.chars().count()).min(text.len());
+                    text.splice(start..end, replacement.chars());
+                }
+                let text: String = text.into_iter().collect();
+                expanded.push(Line {
+                    file: body_line.file,
+                    line: body_line.line,
+                    tokens: lexer::tokenize(&text),
+                    text,
+                    calls: calls.clone(),
+                });
+            }
+        }
+        for (l, t) in unknown {
+            let l = Line {
+                calls: calls.clone(),
+                ..l
+            };
+            self.error_at(&l, &t, "Unknown macro parameter");
+        }
+        let expanded = self.substitute_eqv(expanded);
+        self.run(&expanded, depth + 1);
+        true
+    }
+
+    // ----- layout ------------------------------------------------------------------------
+
+    fn here(&self) -> u32 {
+        self.next[segment_index(self.segment)]
+    }
+
+    /// Lays `bytes` down at the current address; returns where they went.
+    fn emit(&mut self, bytes: &[u8]) -> (usize, usize) {
+        let kind = self.segment;
+        let addr = self.here();
+        self.unplaced_labels.clear();
+        let found = self
+            .chunks
+            .iter()
+            .rposition(|c| c.kind == kind && c.addr.wrapping_add(c.bytes.len() as u32) == addr);
+        let index = match found {
+            Some(i) => i,
+            None => {
+                self.chunks.push(Chunk {
+                    kind,
+                    addr,
+                    bytes: Vec::new(),
+                });
+                self.chunks.len() - 1
+            }
+        };
+        let chunk = &mut self.chunks[index];
+        let offset = chunk.bytes.len();
+        chunk.bytes.extend_from_slice(bytes);
+        self.next[segment_index(kind)] = addr.wrapping_add(bytes.len() as u32);
+        (index, offset)
+    }
+
+    fn align(&mut self, to: u32) {
+        let i = segment_index(self.segment);
+        let old = self.next[i];
+        let new = old.wrapping_add(to - 1) & !(to - 1);
+        if new == old {
+            return;
+        }
+        let pad = vec![0u8; (new - old) as usize];
+        let moved = std::mem::take(&mut self.unplaced_labels);
+        self.emit(&pad);
+        for name in &moved {
+            if let Some(sym) = self.symbols.get_mut(name) {
+                sym.addr = new as u64;
+            }
+        }
+        self.unplaced_labels = moved;
+    }
+
+    fn record_line(&mut self, addr: u32, line: &Line) {
+        let (file, number) = match line.calls.first() {
+            Some(call) => (call.file, call.line),
+            None => (line.file, line.line),
+        };
+        self.lines
+            .insert(addr as u64, SourceLoc { file, line: number });
+    }
+
+    // ----- instructions ------------------------------------------------------------------
+
+    fn instruction(&mut self, line: &Line, op: &Token, operands: &[Token]) {
+        let mnemonic = op.text.to_ascii_lowercase();
+        let Some(candidates) = forms::table().get(mnemonic.as_str()) else {
+            let msg = format!("\"{}\" is not a recognized operator", op.text);
+            self.error_at(line, op, msg);
+            return;
+        };
+        if let Some(bad) = operands.iter().find(|t| t.kind == Tok::Error) {
+            let msg = format!("Invalid language element: {}", bad.text);
+            self.error_at(line, bad, msg);
+            return;
+        }
+        let form = match forms::select(candidates, operands) {
+            Ok(f) => f,
+            Err(m) => {
+                let msg = m.message(operands);
+                match m {
+                    Mismatch::OutOfRange(i) | Mismatch::WrongType(i) => {
+                        self.error_at(line, &operands[i], msg)
+                    }
+                    _ => self.error_at(line, op, msg),
+                }
+                return;
+            }
+        };
+        if !self.segment.is_code() {
+            let msg = format!(
+                "\"{}\" instruction cannot appear in a data segment; use .text",
+                op.text
+            );
+            self.error_at(line, op, msg);
+            return;
+        }
+        let words = form.word_count(self.opts.delay_slots);
+        let addr = self.here();
+        if self.segment == ChunkKind::Text && self.text_start.is_none() {
+            self.text_start = Some(addr);
+        }
+        let (chunk, offset) = self.emit(&vec![0u8; 4 * words as usize]);
+        for k in 0..words {
+            self.record_line(addr.wrapping_add(4 * k), line);
+        }
+        self.pending.push(Pending {
+            chunk,
+            offset,
+            addr,
+            form,
+            operands: operands.to_vec(),
+            line: line.clone(),
+            operator: op.clone(),
+        });
+    }
+
+    // ----- directives --------------------------------------------------------------------
+
+    fn directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        let name = dir.text.to_ascii_lowercase();
+        match name.as_str() {
+            ".text" | ".data" | ".ktext" | ".kdata" => {
+                self.segment_directive(line, dir, &name, args)
+            }
+            ".word" | ".half" | ".byte" | ".float" | ".double" | ".ascii" | ".asciiz"
+            | ".space" => {
+                if self.segment.is_code() {
+                    let msg = format!("\"{}\" directive cannot appear in text segment", dir.text);
+                    self.error_at(line, dir, msg);
+                    return;
+                }
+                match name.as_str() {
+                    ".ascii" => self.strings(line, dir, args, false),
+                    ".asciiz" => self.strings(line, dir, args, true),
+                    ".space" => self.space(line, dir, args),
+                    _ => self.numbers(line, dir, &name, args),
+                }
+            }
+            ".align" => self.align_directive(line, dir, args),
+            ".globl" => {
+                if args.is_empty() {
+                    self.error_at(
+                        line,
+                        dir,
+                        "\".globl\" directive requires at least one argument.",
+                    );
+                }
+                for a in args {
+                    if a.kind == Tok::Word {
+                        self.globals.push((a.text.clone(), line.clone(), a.clone()));
+                    } else {
+                        let msg = format!("\"{}\" is not a valid label for .globl", a.text);
+                        self.error_at(line, a, msg);
+                    }
+                }
+            }
+            ".extern" => self.extern_directive(line, dir, args),
+            ".eqv" | ".include" => {}
+            ".set" => self.warn_at(line, dir, "MARS currently ignores the .set directive."),
+            ".end_macro" => self.error_at(line, dir, "Encountered .end_macro without .macro"),
+            _ => {
+                let msg = format!(
+                    "MARS does not recognize the {} directive.  Ignored.",
+                    dir.text
+                );
+                self.warn_at(line, dir, msg);
+            }
+        }
+    }
+
+    fn segment_directive(&mut self, line: &Line, dir: &Token, name: &str, args: &[Token]) {
+        self.segment = match name {
+            ".text" => ChunkKind::Text,
+            ".data" => ChunkKind::Data,
+            ".ktext" => ChunkKind::KText,
+            _ => ChunkKind::KData,
+        };
+        self.unplaced_labels.clear();
+        match args {
+            [] => {}
+            [Token {
+                kind: Tok::Int(v), ..
+            }] => {
+                let addr = *v as u32;
+                self.next[segment_index(self.segment)] = addr;
+            }
+            [bad, ..] => {
+                let msg = format!(
+                    "\"{}\": invalid address for {} directive",
+                    bad.text, dir.text
+                );
+                self.error_at(line, bad, msg);
+            }
+        }
+    }
+
+    fn align_directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        match args {
+            [Token {
+                kind: Tok::Int(n), ..
+            }] if (0..=3).contains(n) => {
+                if *n == 0 {
+                    self.auto_align = false;
+                } else {
+                    self.align(1 << n);
+                }
+            }
+            [bad] => {
+                let msg = format!("\"{}\": alignment value must be in range 0 to 3", bad.text);
+                self.error_at(line, bad, msg);
+            }
+            _ => self.error_at(line, dir, "\".align\" directive requires one operand"),
+        }
+    }
+
+    fn extern_directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        let [name, size] = args else {
+            self.error_at(
+                line,
+                dir,
+                "\".extern\" directive requires a label and a size",
+            );
+            return;
+        };
+        let Tok::Int(bytes) = size.kind else {
+            let msg = format!("\"{}\": size must be an integer", size.text);
+            self.error_at(line, size, msg);
+            return;
+        };
+        if name.kind != Tok::Word {
+            let msg = format!("\"{}\" is not a valid label", name.text);
+            self.error_at(line, name, msg);
+            return;
+        }
+        if self.symbols.get(&name.text).is_some() {
+            return;
+        }
+        let i = segment_index(ChunkKind::Extern);
+        let addr = self.next[i];
+        let _ = self.symbols.insert(Symbol {
+            name: name.text.clone(),
+            addr: addr as u64,
+            kind: SymbolKind::Data,
+            global: true,
+        });
+        let saved = self.segment;
+        self.segment = ChunkKind::Extern;
+        self.emit(&vec![0u8; bytes.max(0) as usize]);
+        self.segment = saved;
+    }
+
+    fn space(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        match args {
+            [Token {
+                kind: Tok::Int(n), ..
+            }] if *n >= 0 => {
+                let addr = self.here();
+                self.record_line(addr, line);
+                self.emit(&vec![0u8; *n as usize]);
+            }
+            [bad, ..] => {
+                let msg = format!("\"{}\": .space requires a non-negative integer", bad.text);
+                self.error_at(line, bad, msg);
+            }
+            [] => self.error_at(line, dir, "\".space\" directive requires one operand"),
+        }
+    }
+
+    fn strings(&mut self, line: &Line, dir: &Token, args: &[Token], terminate: bool) {
+        if args.is_empty() {
+            let msg = format!("\"{}\" directive requires at least one string", dir.text);
+            self.error_at(line, dir, msg);
+        }
+        for a in args {
+            if a.kind != Tok::Str {
+                let msg = format!("\"{}\" is not a valid string for {}", a.text, dir.text);
+                self.error_at(line, a, msg);
+                continue;
+            }
+            let mut bytes = decode_string(&a.text);
+            if terminate {
+                bytes.push(0);
+            }
+            let addr = self.here();
+            self.record_line(addr, line);
+            self.emit(&bytes);
+        }
+    }
+
+    fn numbers(&mut self, line: &Line, dir: &Token, name: &str, args: &[Token]) {
+        let size: u32 = match name {
+            ".byte" => 1,
+            ".half" => 2,
+            ".double" => 8,
+            _ => 4,
+        };
+        if args.is_empty() {
+            let msg = format!("\"{}\" directive requires at least one operand", dir.text);
+            self.error_at(line, dir, msg);
+            return;
+        }
+        if self.auto_align {
+            self.align(size);
+        }
+        let mut i = 0;
+        while i < args.len() {
+            let item = &args[i];
+            let mut count = 1usize;
+            if args.get(i + 1).is_some_and(|t| t.kind == Tok::Colon) {
+                match args.get(i + 2).map(|t| &t.kind) {
+                    Some(Tok::Int(n)) if *n > 0 => count = *n as usize,
+                    _ => {
+                        let bad = args.get(i + 2).unwrap_or(&args[i + 1]);
+                        let msg = format!(
+                            "\"{}\": repetition count must be a positive integer",
+                            bad.text
+                        );
+                        self.error_at(line, bad, msg);
+                        return;
+                    }
+                }
+                i += 2;
+            }
+            i += 1;
+            let Some(bytes) = self.data_value(line, item, name) else {
+                continue;
+            };
+            let addr = self.here();
+            self.record_line(addr, line);
+            let is_label = item.kind == Tok::Word;
+            for _ in 0..count {
+                let (chunk, offset) = self.emit(&bytes);
+                if is_label {
+                    self.fixups.push(DataFixup {
+                        chunk,
+                        offset,
+                        token: item.clone(),
+                        line: line.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The little-endian bytes of one `.word`/`.half`/`.byte`/`.float`/`.double` item
+    /// (labels as placeholders, fixed up later).
+    fn data_value(&mut self, line: &Line, item: &Token, name: &str) -> Option<Vec<u8>> {
+        match (name, &item.kind) {
+            (".float", Tok::Int(v)) => Some((*v as f32).to_le_bytes().to_vec()),
+            (".float", Tok::Real(v)) => {
+                if v.is_finite() && v.abs() > f32::MAX as f64 {
+                    let msg = format!("\"{}\" is an out-of-range value", item.text);
+                    self.error_at(line, item, msg);
+                    return None;
+                }
+                Some((*v as f32).to_le_bytes().to_vec())
+            }
+            (".double", Tok::Int(v)) => Some((*v as f64).to_le_bytes().to_vec()),
+            (".double", Tok::Real(v)) => Some(v.to_le_bytes().to_vec()),
+            (".word", Tok::Int(v)) => Some(v.to_le_bytes().to_vec()),
+            (".word", Tok::Word) => Some(vec![0; 4]),
+            (".half" | ".byte", Tok::Int(v)) => {
+                let (lo, hi, len) = if name == ".half" {
+                    (-32768, 65535, 2)
+                } else {
+                    (-128, 255, 1)
+                };
+                if !(lo..=hi).contains(v) {
+                    let msg = format!(
+                        "value 0x{:08x} is out-of-range and truncated to 0x{:0w$x}",
+                        *v as u32,
+                        (*v as u32) & if len == 2 { 0xffff } else { 0xff },
+                        w = 2 * len
+                    );
+                    self.warn_at(line, item, msg);
+                }
+                Some(v.to_le_bytes()[..len].to_vec())
+            }
+            _ => {
+                let msg = format!("\"{}\": operand is of incorrect type for {name}", item.text);
+                self.error_at(line, item, msg);
+                None
+            }
+        }
+    }
+
+    // ----- second half: words ------------------------------------------------------------
+
+    fn finish(mut self) -> Result<Program, Diagnostics> {
+        let pending = std::mem::take(&mut self.pending);
+        for p in &pending {
+            match forms::expand(
+                p.form,
+                &p.operands,
+                p.addr,
+                &self.symbols,
+                self.opts.delay_slots,
+            ) {
+                Ok(words) => {
+                    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                    if let Some(dst) = self
+                        .chunks
+                        .get_mut(p.chunk)
+                        .and_then(|c| c.bytes.get_mut(p.offset..p.offset + bytes.len()))
+                    {
+                        dst.copy_from_slice(&bytes);
+                    }
+                }
+                Err(e) => self.expand_error(p, e),
+            }
+        }
+        let fixups = std::mem::take(&mut self.fixups);
+        for f in &fixups {
+            match self.symbols.addr(&f.token.text) {
+                Some(a) => {
+                    let bytes = (a as u32).to_le_bytes();
+                    if let Some(dst) = self
+                        .chunks
+                        .get_mut(f.chunk)
+                        .and_then(|c| c.bytes.get_mut(f.offset..f.offset + 4))
+                    {
+                        dst.copy_from_slice(&bytes);
+                    }
+                }
+                None => {
+                    let msg = format!("Symbol \"{}\" not found in symbol table.", f.token.text);
+                    self.error_at(&f.line, &f.token, msg);
+                }
+            }
+        }
+        let globals = std::mem::take(&mut self.globals);
+        for (name, line, tok) in &globals {
+            match self.symbols.get_mut(name) {
+                Some(sym) => sym.global = true,
+                None => {
+                    let msg = format!("Label \"{name}\" declared global but not defined");
+                    self.error_at(line, tok, msg);
+                }
+            }
+        }
+        self.diags.sort();
+        if self.diags.has_errors() {
+            return Err(self.diags);
+        }
+        let main = self
+            .symbols
+            .get("main")
+            .filter(|s| s.global)
+            .map(|s| s.addr as u32);
+        Ok(Program {
+            chunks: merge_chunks(self.chunks),
+            text_start: self.text_start.unwrap_or(layout::TEXT),
+            main,
+            debug: DebugInfo {
+                sources: self.sources,
+                symbols: self.symbols,
+                lines: self.lines,
+            },
+            warnings: self.diags,
+        })
+    }
+
+    fn expand_error(&mut self, p: &Pending, e: ExpandError) {
+        match e {
+            ExpandError::Undefined(i) => {
+                let tok = p.operands.get(i).unwrap_or(&p.operator).clone();
+                let msg = format!("Symbol \"{}\" not found in symbol table.", tok.text);
+                self.error_at(&p.line, &tok, msg);
+            }
+            ExpandError::NoNextRegister(i) => {
+                let tok = p.operands.get(i).unwrap_or(&p.operator).clone();
+                let msg = format!(
+                    "\"{}\": there is no next register for a register pair",
+                    tok.text
+                );
+                self.error_at(&p.line, &tok, msg);
+            }
+            ExpandError::Encode(err) => {
+                let tok = p.operands.last().unwrap_or(&p.operator).clone();
+                let msg = format!("\"{}\": {err}", tok.text);
+                self.error_at(&p.line, &tok, msg);
+            }
+        }
+    }
+}
+
+/// MARS's string escapes: `\n \t \r \b \f \0 \\ \' \"`; any other escaped character stands
+/// for itself. Every character is cut to its low 8 bits.
+fn decode_string(token: &str) -> Vec<u8> {
+    let inner = token.strip_prefix('"').unwrap_or(token);
+    let inner = inner.strip_suffix('"').unwrap_or(inner);
+    let mut out = Vec::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        let c = if c == '\\' {
+            match chars.next() {
+                Some('n') => '\n',
+                Some('t') => '\t',
+                Some('r') => '\r',
+                Some('b') => '\u{8}',
+                Some('f') => '\u{c}',
+                Some('0') => '\0',
+                Some(other) => other,
+                None => '\\',
+            }
+        } else {
+            c
+        };
+        out.push(c as u32 as u8);
+    }
+    out
+}
+
+/// One chunk per contiguous run of each segment, in address order.
+fn merge_chunks(mut chunks: Vec<Chunk>) -> Vec<Chunk> {
+    chunks.retain(|c| !c.bytes.is_empty());
+    chunks.sort_by_key(|c| (segment_index(c.kind), c.addr));
+    let mut out: Vec<Chunk> = Vec::with_capacity(chunks.len());
+    for c in chunks {
+        if let Some(last) = out.last_mut() {
+            let end = last.addr as u64 + last.bytes.len() as u64;
+            if last.kind == c.kind && (c.addr as u64) <= end {
+                let start = (c.addr - last.addr) as usize;
+                let needed = start + c.bytes.len();
+                if last.bytes.len() < needed {
+                    last.bytes.resize(needed, 0);
+                }
+                last.bytes[start..needed].copy_from_slice(&c.bytes);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The file id of the main file in a program's source map.
+pub const MAIN_FILE: FileId = FileId(0);

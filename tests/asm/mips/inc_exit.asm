@@ -1,0 +1,2 @@
+	li	$v0, 10
+	syscall
