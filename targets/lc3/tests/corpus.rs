@@ -296,6 +296,22 @@ corpus!(
     strict_probe_str2,
     probe_trapnames,
     strict_probe_trapnames,
+    branches,
+    directives,
+    err_blocks,
+    err_branches,
+    err_lenient,
+    instructions,
+    numbers,
+    strict_err_branches,
+    strict_err_strings,
+    strict_errors,
+    strict_instructions,
+    strict_only_comments,
+    strict_only_end,
+    strict_strings,
+    strict_values,
+    strings,
 );
 
 #[test]

@@ -24,8 +24,8 @@ pub(crate) struct Token {
     pub col: u32,
     /// Length in characters (the string body for strings).
     pub len: u32,
-    /// A comma stood between this token and the previous one.
-    pub comma_before: bool,
+    /// How many commas stood between this token and the previous one.
+    pub commas_before: u8,
 }
 
 impl Token {
@@ -47,9 +47,11 @@ pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
     let mut tokens = Vec::new();
     let mut i = 0;
     loop {
-        let mut comma_before = false;
+        let mut commas_before = 0u8;
         while i < chars.len() && is_separator(chars[i]) {
-            comma_before |= chars[i] == ',';
+            if chars[i] == ',' {
+                commas_before = commas_before.saturating_add(1);
+            }
             i += 1;
         }
         if i >= chars.len() || chars[i] == ';' {
@@ -69,7 +71,7 @@ pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
                 },
                 col: start as u32 + 1,
                 len: (end - start) as u32,
-                comma_before,
+                commas_before,
             });
             i = end + 1;
             continue;
@@ -91,7 +93,7 @@ pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
             },
             col: start as u32 + 1,
             len: (i - start) as u32,
-            comma_before,
+            commas_before,
         });
     }
     tokens
@@ -276,8 +278,8 @@ mod tests {
             vec![(1, 4), (7, 3), (11, 2), (15, 2), (18, 3)]
         );
         assert_eq!(
-            toks.iter().map(|t| t.comma_before).collect::<Vec<_>>(),
-            vec![false, false, false, true, true]
+            toks.iter().map(|t| t.commas_before).collect::<Vec<_>>(),
+            vec![0, 0, 0, 1, 1]
         );
     }
 

@@ -336,12 +336,16 @@ impl<'a> Assembler<'a> {
             let (d, name) = mnemonics::nearest(w, false);
             (d, name)
         };
+        let second_base = second.flatten().and_then(|w| self.base_of(w));
         let Some(w0) = first else {
             st.label = Some(0);
             st.operands = 1;
+            if let Some(b1) = second_base {
+                st.base = Some((1, b1));
+                st.operands = 2;
+            }
             return;
         };
-        let second_base = second.flatten().and_then(|w| self.base_of(w));
         if let Some(base) = self.base_of(w0) {
             if let (Base::Inst(_), Some(b1 @ (Base::Directive(_) | Base::UnknownDirective))) =
                 (base, second_base)
@@ -992,7 +996,7 @@ impl<'a> Assembler<'a> {
             || ops
                 .iter()
                 .enumerate()
-                .all(|(i, t)| t.comma_before == (i > 0));
+                .all(|(i, t)| t.commas_before == u8::from(i > 0));
         let fits = |f: &&Form| {
             f.fields.len() == args.len()
                 && f.fields.iter().zip(&args).all(|(field, arg)| {

@@ -1,0 +1,7 @@
+	.ORIG x3000
+LOOP	BRnn LOOP	; error@6+4: invalid instruction (did you mean
+	BRz #256	; error@6+4: cannot encode as 9-bit 2's complement number
+	BRp #-257	; error@6+5: cannot encode as 9-bit 2's complement number
+	BRz		; error@2+3: invalid usage of 'BRz' instruction
+	BR R1		; error: invalid usage of 'BR' instruction
+	.END

@@ -1,0 +1,22 @@
+	.ORIG x3000
+	ADDD R1, R2, R3		; error@2+4: invalid instruction (did you mean 'ADD'?)
+	ADD R1, R2		; error@2+3: invalid usage of 'ADD' instruction
+	ADD R1, R2, LABEL	; error@2+3: invalid usage of 'ADD' instruction
+	LDR R1, R2, LABEL	; error: invalid usage of 'LDR' instruction
+	JMP #3			; error: invalid usage of 'JMP' instruction
+	RET R7			; error: invalid usage of 'RET' instruction
+	TRAP #-1		; error@7+3: cannot encode as 8-bit unsigned number
+	JSR #1024		; error@6+5: cannot encode as 11-bit 2's complement number
+	LD R0, #256		; error: cannot encode as 9-bit 2's complement number
+	.FOO 3			; error@2+4: invalid pseudo-op
+	.FILL			; error@2+5: .fill requires 1 more operand(s)
+	.FILL R1		; error: operand should be numeric or a string
+	.BLKW 0			; error: operand to .blkw must be > 0
+	.BLKW LABEL		; error: operand should be numeric
+	.STRINGZ R2		; error: operand should be a string
+	.STRINGZ		; error: .stringz requires 1 more operand(s)
+5	.FILL 1			; error@1+1: label cannot be a numeric value
+	.ORIG			; error@2+5: new .orig found ; error: .orig requires 1 more operand(s)
+	BR FAR			; error@5+3: cannot encode as 9-bit 2's complement number
+	.BLKW 512
+FAR	.END 3			; error@10+1: extraneous operand to .end

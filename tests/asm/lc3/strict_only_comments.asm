@@ -1,0 +1,3 @@
+; mode: strict
+; nothing but comments
+; file error: file contains only comments

@@ -1,0 +1,3 @@
+; mode: strict
+	.END
+; file error: no .ORIG directive found
