@@ -108,6 +108,14 @@ pub struct Cpu {
     irq_armed: bool,
     /// The instruction at the PC stopped on a watchpoint; its next execution skips the check.
     watch_resume: bool,
+    /// The breakpoint set as a plain bitmap indexed by a 16-bit PC (no range or alignment
+    /// checks), rebuilt from `breakpoints` when `run` starts; `breakpoint_bits_set` lists the
+    /// bits to clear next time.
+    breakpoint_bits: Box<[u64; 1024]>,
+    breakpoint_bits_set: Vec<u16>,
+    /// One bit per 256-word page holding a watched word, rebuilt with the bitmap: a load or
+    /// store outside these pages costs one bit test instead of a call.
+    watch_pages: [u64; 4],
     executed: u64,
 }
 
@@ -148,6 +156,9 @@ impl Cpu {
             plain_len: DEVICE_BASE,
             irq_armed: false,
             watch_resume: false,
+            breakpoint_bits: Box::new([0; 1024]),
+            breakpoint_bits_set: Vec::new(),
+            watch_pages: [0; 4],
             executed: 0,
         };
         cpu.privilege_changed();
@@ -255,8 +266,41 @@ impl Cpu {
     }
 
     #[inline(always)]
+    fn watched_page(&self, addr: u16) -> bool {
+        (self.watch_pages[(addr >> 14) as usize] >> ((addr >> 8) & 63)) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn breakpoint_at(&self, pc: u16) -> bool {
+        (self.breakpoint_bits[(pc >> 6) as usize] >> (pc & 63)) & 1 != 0
+    }
+
+    /// Copies the debugger's breakpoint and watchpoint sets into the hot loop's bitmaps.
+    /// O(breakpoints + watched pages): the sets can change between any two calls of `run`.
+    fn sync_debug_sets(&mut self) {
+        for pc in self.breakpoint_bits_set.drain(..) {
+            self.breakpoint_bits[(pc >> 6) as usize] = 0;
+        }
+        for addr in self.breakpoints.addresses() {
+            // Addresses beyond x10000 can never match a 16-bit PC.
+            if let Ok(pc) = u16::try_from(addr) {
+                self.breakpoint_bits[(pc >> 6) as usize] |= 1 << (pc & 63);
+                self.breakpoint_bits_set.push(pc);
+            }
+        }
+        self.watch_pages = [0; 4];
+        for watch in self.watchpoints.iter() {
+            let first = watch.addr >> 8;
+            let last = watch.addr.saturating_add(watch.len.max(1) - 1) >> 8;
+            for page in first..=last.min(0xFF) {
+                self.watch_pages[(page >> 6) as usize] |= 1 << (page & 63);
+            }
+        }
+    }
+
+    #[inline(always)]
     fn load<const WATCH: bool>(&mut self, addr: u16) -> Result<u16, Exit> {
-        if WATCH {
+        if WATCH && self.watched_page(addr) {
             if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Read) {
                 return Err(Exit::Watch(kind, at as u16));
             }
@@ -270,7 +314,7 @@ impl Cpu {
 
     #[inline(always)]
     fn store<const WATCH: bool>(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
-        if WATCH {
+        if WATCH && self.watched_page(addr) {
             if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Write) {
                 return Err(Exit::Watch(kind, at as u16));
             }
@@ -506,6 +550,11 @@ impl Cpu {
 
     /// Executes one instruction (taking a due interrupt first) without checking breakpoints.
     pub fn step(&mut self) -> Option<StopEvent> {
+        self.sync_debug_sets();
+        self.step_synced()
+    }
+
+    fn step_synced(&mut self) -> Option<StopEvent> {
         if self.halted() {
             return Some(StopEvent::Halted);
         }
@@ -543,13 +592,14 @@ impl Cpu {
         if self.halted() {
             return Some(StopEvent::Halted);
         }
+        self.sync_debug_sets();
         let mut left = budget;
         if self.watch_resume && left > 0 {
-            if self.breakpoints.contains(self.pc as u64) {
+            if self.breakpoint_at(self.pc) {
                 return Some(StopEvent::Breakpoint);
             }
             left -= 1;
-            if let Some(stop) = self.step() {
+            if let Some(stop) = self.step_synced() {
                 return Some(stop);
             }
         }
@@ -562,7 +612,7 @@ impl Cpu {
                 self.poll_interrupt();
             }
             let at = self.pc;
-            if self.breakpoints.contains(at as u64) {
+            if self.breakpoint_at(at) {
                 break Some(StopEvent::Breakpoint);
             }
             if let Err(exit) = self.execute::<true>() {

@@ -105,23 +105,37 @@ pub fn decode(word: u16) -> Instruction {
     let dr = reg(word, 9);
     let sr1 = reg(word, 6);
     match word >> 12 {
-        0x1 | 0x5 => {
-            let and = word >> 12 == 0x5;
+        0x1 => {
             if word & 0x20 != 0 {
-                let imm = sext(word, 5);
-                if and {
-                    Instruction::AndImm { dr, sr1, imm }
-                } else {
-                    Instruction::AddImm { dr, sr1, imm }
+                Instruction::AddImm {
+                    dr,
+                    sr1,
+                    imm: sext(word, 5),
                 }
             } else if word & 0x18 != 0 {
                 Instruction::Illegal
             } else {
-                let sr2 = reg(word, 0);
-                if and {
-                    Instruction::AndReg { dr, sr1, sr2 }
-                } else {
-                    Instruction::AddReg { dr, sr1, sr2 }
+                Instruction::AddReg {
+                    dr,
+                    sr1,
+                    sr2: reg(word, 0),
+                }
+            }
+        }
+        0x5 => {
+            if word & 0x20 != 0 {
+                Instruction::AndImm {
+                    dr,
+                    sr1,
+                    imm: sext(word, 5),
+                }
+            } else if word & 0x18 != 0 {
+                Instruction::Illegal
+            } else {
+                Instruction::AndReg {
+                    dr,
+                    sr1,
+                    sr2: reg(word, 0),
                 }
             }
         }
