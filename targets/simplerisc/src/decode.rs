@@ -53,6 +53,9 @@ pub enum Op {
     Print,
     /// `.encode`: likewise.
     Encode,
+    /// Never decoded: the cpu writes it over the slots that have a breakpoint in the copy of the
+    /// code its run loop executes, so breakpoints cost the loop nothing.
+    Breakpoint,
     /// A word no SimpleRISC instruction encodes (opcodes 21, 23-31, modifier 11, ld/st with I=0).
     Illegal,
 }
@@ -220,7 +223,9 @@ impl Insn {
                     None => write!(s, "{name} {addr:#x}"),
                 }
             }
-            Op::Nop | Op::Ret | Op::Hlt | Op::Print | Op::Encode => write!(s, "{name}"),
+            Op::Nop | Op::Ret | Op::Hlt | Op::Print | Op::Encode | Op::Breakpoint => {
+                write!(s, "{name}")
+            }
             Op::Illegal => write!(s, "(illegal)"),
         };
         s
@@ -268,6 +273,7 @@ pub fn mnemonic(op: Op) -> &'static str {
         Op::Hlt => "hlt",
         Op::Print => ".print",
         Op::Encode => ".encode",
+        Op::Breakpoint => "(breakpoint)",
         Op::Illegal => ".word",
     }
 }
