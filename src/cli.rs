@@ -22,6 +22,8 @@ pub enum Command {
     Asm(AsmArgs),
     /// Assemble (or load) a program and run it; guest output on stdout, nothing else.
     Run(RunArgs),
+    /// Serve the program's machine to gdb over TCP, halted at its entry; console on a pty.
+    Debug(DebugArgs),
 }
 
 #[derive(Debug, Args)]
@@ -124,4 +126,59 @@ pub struct RunArgs {
 
 fn parse_isa(s: &str) -> Result<Isa, String> {
     s.parse()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConsoleKind {
+    /// A new pseudo-terminal; its path is printed as `console: /dev/pts/N`.
+    Pty,
+    /// This process's stdin and stdout.
+    Stdio,
+}
+
+#[derive(Debug, Args)]
+pub struct DebugArgs {
+    #[command(flatten)]
+    pub machine: MachineArgs,
+    /// Where gdb connects: ADDR:PORT (`:PORT` = 127.0.0.1:PORT; port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:1234", value_parser = parse_listen_addr)]
+    pub gdb: std::net::SocketAddr,
+    /// Where the guest's console goes.
+    #[arg(long, value_enum, default_value = "pty")]
+    pub console: ConsoleKind,
+    /// Exit when the first gdb session ends instead of waiting for the next connection.
+    #[arg(long)]
+    pub once: bool,
+}
+
+/// `127.0.0.1:1234`, `localhost:1234`, `:1234`, `[::1]:1234`.
+fn parse_listen_addr(s: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let full = if s.starts_with(':') {
+        format!("127.0.0.1{s}")
+    } else {
+        s.to_string()
+    };
+    full.to_socket_addrs()
+        .map_err(|e| format!("'{s}' is not ADDR:PORT: {e}"))?
+        .next()
+        .ok_or_else(|| format!("'{s}' does not name an address"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(
+            parse_listen_addr(":0").unwrap(),
+            "127.0.0.1:0".parse().unwrap()
+        );
+        assert_eq!(
+            parse_listen_addr("127.0.0.1:1234").unwrap(),
+            "127.0.0.1:1234".parse().unwrap()
+        );
+        assert!(parse_listen_addr("nonsense").is_err());
+    }
 }

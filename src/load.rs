@@ -77,18 +77,41 @@ pub fn load_machine(
     file: &ProgramFile,
     opts: &MachineOptions,
 ) -> Result<Box<dyn Machine + Send>, SetupError> {
-    // Loaders land one ISA at a time; until then the ISA says so instead of failing to build.
-    let _ = opts;
     let machine: Box<dyn Machine + Send> = match file.isa {
-        isa => {
+        Isa::Lc3 => Box::new(load_lc3(file, opts)?),
+        Isa::SimpleRisc => Box::new(load_simplerisc(file, opts)?),
+        Isa::Mips => {
+            // The MIPS machine lands after its assembler; until then say so.
             return Err(LoadError::Option(format!(
-                "{}: the {isa} machine is not available in this build yet",
+                "{}: the mips machine is not available in this build yet",
                 file.path
             ))
-            .into())
+            .into());
         }
     };
     Ok(machine)
+}
+
+pub fn load_lc3(
+    file: &ProgramFile,
+    opts: &MachineOptions,
+) -> Result<asmdbg_lc3::machine::Lc3Machine, SetupError> {
+    Ok(asmdbg_lc3::machine::load_machine(
+        &file.path,
+        &file.bytes,
+        opts,
+    )?)
+}
+
+pub fn load_simplerisc(
+    file: &ProgramFile,
+    opts: &MachineOptions,
+) -> Result<asmdbg_simplerisc::SrMachine, SetupError> {
+    Ok(asmdbg_simplerisc::load_machine(
+        &file.path,
+        &file.text(),
+        opts,
+    )?)
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! asmdbg: assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs.
 
 mod cli;
+mod console;
+mod debug;
 mod load;
 mod pokes;
 mod run;
@@ -9,9 +11,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use asmdbg_core::Isa;
 use clap::Parser;
 
-use cli::{AsmArgs, Cli, Command, RunArgs};
+use cli::{AsmArgs, Cli, Command, ConsoleKind, DebugArgs, RunArgs};
 use load::SetupError;
 
 /// Usage or assembly error.
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Asm(args) => asm(&args),
         Command::Run(args) => run(&args),
+        Command::Debug(args) => debug_command(&args),
     };
     match result {
         Ok(code) => code,
@@ -65,8 +69,12 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
                 .clone()
                 .unwrap_or_else(|| args.file.with_extension("obj"));
             let sym_path = obj_path.with_extension("sym");
-            let _ = (obj_path, sym_path, program);
-            anyhow::bail!("object output is not available in this build yet");
+            let obj = asmdbg_lc3::objfile::write_obj(&program)
+                .with_context(|| format!("{}: cannot write an object file", file.path))?;
+            std::fs::write(&obj_path, obj)
+                .with_context(|| format!("cannot write {}", obj_path.display()))?;
+            std::fs::write(&sym_path, asmdbg_lc3::objfile::write_sym(&program))
+                .with_context(|| format!("cannot write {}", sym_path.display()))?;
             Ok(ExitCode::SUCCESS)
         }
         other => {
@@ -128,4 +136,51 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{}", run::stats_line(&report));
     }
     Ok(exit_code(report.exit_status))
+}
+
+fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
+    let file = load::read_program(&args.machine.file, args.machine.isa)?;
+    let opts = args.machine.options();
+    match file.isa {
+        Isa::Lc3 => serve(load::load_lc3(&file, &opts)?, args, console::LineMode::Raw),
+        other => Err(SetupError::from(asmdbg_core::LoadError::Option(format!(
+            "{}: debugging the {other} machine is not available in this build yet",
+            file.path
+        )))
+        .into()),
+    }
+}
+
+/// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
+fn serve<G: asmdbg_core::gdb::GdbMachine>(
+    mut machine: G,
+    args: &DebugArgs,
+    line_mode: console::LineMode,
+) -> anyhow::Result<ExitCode> {
+    for poke in &args.machine.poke {
+        pokes::apply_poke(&mut machine, poke).map_err(SetupError::from)?;
+    }
+    for poke in &args.machine.poke_file {
+        pokes::apply_poke_file(&mut machine, poke).map_err(SetupError::from)?;
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = debug::listen(args.gdb)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.gdb))?;
+        let guest_console = match args.console {
+            ConsoleKind::Pty => {
+                console::open_pty(line_mode).context("cannot open a pseudo-terminal")?
+            }
+            ConsoleKind::Stdio => console::stdio(),
+        };
+        eprintln!("console: {}", guest_console.name);
+        let mut session =
+            debug::Session::new(asmdbg_core::gdb::Debuggee::new(machine), guest_console);
+        session.serve(listener, args.once).await?;
+        Ok(ExitCode::SUCCESS)
+    })
 }

@@ -286,7 +286,10 @@ mod tests {
         assert!(w.remove(0x10010004, 4, WatchKind::Write));
         assert!(!w.remove(0x10010004, 4, WatchKind::Write));
         w.insert(0x10, 2, WatchKind::Access);
-        assert_eq!(w.check(0x11, 1, AccessKind::Read), Some((WatchKind::Access, 0x11)));
+        assert_eq!(
+            w.check(0x11, 1, AccessKind::Read),
+            Some((WatchKind::Access, 0x11))
+        );
         w.clear();
         assert!(w.is_empty());
         assert_eq!(w.check(0x11, 1, AccessKind::Read), None);

@@ -201,7 +201,11 @@ fn write_location(
     if loc.line == 0 {
         return writeln!(f, "{}: {kind}: {message}", loc.file);
     }
-    writeln!(f, "{}:{}:{}: {kind}: {message}", loc.file, loc.line, loc.col)?;
+    writeln!(
+        f,
+        "{}:{}:{}: {kind}: {message}",
+        loc.file, loc.line, loc.col
+    )?;
     writeln!(f, "{}", loc.source_line)?;
     // Reproduce the whitespace before the column (tabs stay tabs) so the caret lines up.
     let mut caret = String::new();
@@ -272,11 +276,7 @@ impl Diagnostics {
     /// Sorts by file, line and column, keeping the order of messages on one place.
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
-            let key = |d: &Diagnostic| {
-                d.location
-                    .as_ref()
-                    .map(|l| (l.file.clone(), l.line, l.col))
-            };
+            let key = |d: &Diagnostic| d.location.as_ref().map(|l| (l.file.clone(), l.line, l.col));
             key(a).cmp(&key(b))
         });
     }
@@ -308,8 +308,14 @@ mod tests {
     #[test]
     fn renders_line_and_caret_with_tabs() {
         let mut map = SourceMap::new();
-        let id = map.add(SourceFile::new("err_imm.asm", "\t.ORIG x3000\n\tADD R1, R1, #16\n"));
-        let d = map.error(Span::new(id, 2, 14, 3), "cannot encode as 5-bit 2's complement number");
+        let id = map.add(SourceFile::new(
+            "err_imm.asm",
+            "\t.ORIG x3000\n\tADD R1, R1, #16\n",
+        ));
+        let d = map.error(
+            Span::new(id, 2, 14, 3),
+            "cannot encode as 5-bit 2's complement number",
+        );
         assert_eq!(
             d.to_string(),
             "err_imm.asm:2:14: error: cannot encode as 5-bit 2's complement number\n\
@@ -348,6 +354,9 @@ mod tests {
             .with_note(map.locate(Span::new(id, 1, 1, 1)), "expanded from here");
         let text = d.to_string();
         assert!(text.contains("m.asm:2:1: error: bad"), "{text}");
-        assert!(text.contains("m.asm:1:1: note: expanded from here"), "{text}");
+        assert!(
+            text.contains("m.asm:1:1: note: expanded from here"),
+            "{text}"
+        );
     }
 }

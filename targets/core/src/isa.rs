@@ -47,7 +47,9 @@ impl FromStr for Isa {
 /// Why the ISA of a file could not be inferred.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DetectError {
-    #[error("cannot tell which ISA this file is written for; name it with --isa lc3|mips|simplerisc")]
+    #[error(
+        "cannot tell which ISA this file is written for; name it with --isa lc3|mips|simplerisc"
+    )]
     Unknown,
     #[error("this file could be {}; name the one you mean with --isa", list(.0))]
     Ambiguous(Vec<Isa>),
@@ -126,13 +128,19 @@ mod tests {
     fn detects_each_dialect() {
         assert_eq!(detect("\t.ORIG x3000\n\tHALT\n\t.END\n"), Ok(Isa::Lc3));
         assert_eq!(detect(".text\nli $v0, 10\nsyscall\n"), Ok(Isa::Mips));
-        assert_eq!(detect(".main:\n\tmov r1, 3 @ c\n\t.print r1\n"), Ok(Isa::SimpleRisc));
+        assert_eq!(
+            detect(".main:\n\tmov r1, 3 @ c\n\t.print r1\n"),
+            Ok(Isa::SimpleRisc)
+        );
         assert_eq!(detect("main:\n\tld r1, 4[r2]\n"), Ok(Isa::SimpleRisc));
     }
 
     #[test]
     fn comments_do_not_count() {
-        assert_eq!(detect("; uses $t0 in a comment\n .orig x3000\n .end\n"), Ok(Isa::Lc3));
+        assert_eq!(
+            detect("; uses $t0 in a comment\n .orig x3000\n .end\n"),
+            Ok(Isa::Lc3)
+        );
     }
 
     #[test]
@@ -140,7 +148,10 @@ mod tests {
         let err = detect(".orig x3000\n.text\n").unwrap_err();
         assert!(err.to_string().contains("--isa"), "{err}");
         assert!(err.to_string().contains("lc3 or mips"), "{err}");
-        assert!(detect("nothing here\n").unwrap_err().to_string().contains("--isa"));
+        assert!(detect("nothing here\n")
+            .unwrap_err()
+            .to_string()
+            .contains("--isa"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod breakpoints;
 pub mod console;
 pub mod diag;
 pub mod event;
+pub mod gdb;
 pub mod isa;
 pub mod machine;
 pub mod options;

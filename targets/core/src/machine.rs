@@ -80,6 +80,11 @@ pub trait Machine {
         1
     }
 
+    /// One line describing the machine for `monitor profile`: ISA, OS profile, options.
+    fn describe(&self) -> String {
+        self.isa().to_string()
+    }
+
     /// Reads a natural data word (little endian across units).
     fn peek_word(&self, addr: u64) -> Result<u32, MemError> {
         let units = self.word_units() as u64;
@@ -95,7 +100,11 @@ pub trait Machine {
     fn poke_word(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
         let units = self.word_units() as u64;
         let bits = 8 * self.unit_bytes();
-        let mask = if bits >= 32 { u32::MAX } else { (1u32 << bits) - 1 };
+        let mask = if bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << bits) - 1
+        };
         for i in 0..units {
             let shift = bits as u64 * i;
             let v = if shift >= 32 { 0 } else { value >> shift };
