@@ -297,9 +297,9 @@ pub fn load_machine(
     reject_foreign_options(opts)?;
     let profile = select_profile(opts)?;
     let program = if is_object_file(bytes) {
-        read_object(bytes).map_err(|message| LoadError::BadObject {
+        crate::objfile::read_obj(bytes).map_err(|e| LoadError::BadObject {
             path: path.to_string(),
-            message,
+            message: e.to_string(),
         })?
     } else {
         let text = String::from_utf8_lossy(bytes);
@@ -310,9 +310,4 @@ pub fn load_machine(
         assemble(&file, &asm_opts).map_err(LoadError::Assembly)?
     };
     Lc3Machine::new(program, profile)
-}
-
-// TEMPORARY until objfile::read_obj lands.
-fn read_object(_bytes: &[u8]) -> Result<Program, String> {
-    Err("object files cannot be read yet".to_string())
 }

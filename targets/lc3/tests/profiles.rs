@@ -1,0 +1,244 @@
+//! Whole programs under each OS profile, output compared byte for byte: the semantics probe
+//! (probes/lc3/sem.asm, with what each reference printed in isa-specs A.3), every trap routine's
+//! text, the exception banners, and loading through `load_machine`.
+
+use asmdbg_core::{FaultKind, LoadError, Machine, MachineOptions, StopEvent};
+use asmdbg_lc3::{load_machine, profile_names, Lc3Machine};
+
+/// The repository's copy of probes/lc3/sem.asm.
+const SEM: &str = include_str!("../../../tests/asm/lc3/probe_sem.asm");
+
+fn machine(source: &str, profile: &str) -> Lc3Machine {
+    let opts = MachineOptions {
+        profile: Some(profile.to_string()),
+        ..Default::default()
+    };
+    match load_machine("test.asm", source.as_bytes(), &opts) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Runs until a stop other than the budget, feeding `input` all at once; returns the guest
+/// output and the stop.
+fn run(m: &mut Lc3Machine, input: &[u8]) -> (String, StopEvent) {
+    m.console().push_input(input);
+    m.console().close_input();
+    for _ in 0..100 {
+        if let Some(stop) = m.run(1_000_000).stop {
+            let out = String::from_utf8_lossy(&m.console().take_output()).into_owned();
+            return (out, stop);
+        }
+    }
+    panic!("still running after 100 M instructions");
+}
+
+#[test]
+fn sem_probe_on_lc3tools_prints_n_s_then_the_illegal_opcode_banner() {
+    let mut m = machine(SEM, "lc3tools");
+    let (out, stop) = run(&mut m, b"");
+    assert_eq!(
+        out,
+        "NS\n\n\n--- Illegal opcode ---\n\n\n\n--- Halting the LC-3 ---\n\n"
+    );
+    assert_eq!(stop, StopEvent::Halted);
+}
+
+#[test]
+fn sem_probe_on_lc3sim_prints_p_c_then_stops_on_the_illegal_instruction() {
+    let mut m = machine(SEM, "lc3sim");
+    let (out, stop) = run(&mut m, b"");
+    assert_eq!(out, "PC\n");
+    let StopEvent::Fault(fault) = stop else {
+        panic!("{stop:?}");
+    };
+    assert_eq!(fault.message, "Illegal instruction at x3013!");
+    assert_eq!(fault.kind, FaultKind::IllegalInstruction);
+    assert_eq!(m.pc(), 0x3013);
+}
+
+/// patt: 2nd edition (LEA sets CC: `P`; TRAP clobbers R7: `C`), and the illegal-opcode
+/// exception of the 2nd edition book handled by asmdbg's patt OS.
+#[test]
+fn sem_probe_on_patt_prints_p_c_then_its_illegal_opcode_banner() {
+    let mut m = machine(SEM, "patt");
+    let (out, stop) = run(&mut m, b"");
+    assert_eq!(
+        out,
+        "PC\n\n----- Illegal opcode ----- \n\n----- Halting the processor ----- \n"
+    );
+    assert_eq!(stop, StopEvent::Halted);
+}
+
+/// Prints through every output trap, reads with GETC and IN, then HALTs.
+const TRAPS: &str = "\
+        .ORIG x3000
+        LEA R0, HELLO
+        PUTS
+        LEA R0, PACKED
+        PUTSP
+        GETC
+        OUT
+        IN
+        ST R0, KEY
+        LD R0, BANG
+        OUT
+        HALT
+HELLO   .STRINGZ \"hi\\n\"
+PACKED  .FILL x6261
+        .FILL x0063
+BANG    .FILL x21
+KEY     .BLKW 1
+        .END
+";
+
+#[test]
+fn trap_texts_per_profile() {
+    let expected = [
+        (
+            "patt",
+            "hi\nabcx\nInput a character>y\n!\n----- Halting the processor ----- \n",
+        ),
+        (
+            "lc3tools",
+            "hi\nabcx\nInput a character> y\n!\n\n--- Halting the LC-3 ---\n\n",
+        ),
+        (
+            "lc3sim",
+            "hi\nabcx\nInput a character> y\n!\n\n--- halting the LC-3 ---\n\n",
+        ),
+    ];
+    for (profile, text) in expected {
+        let mut m = machine(TRAPS, profile);
+        let (out, stop) = run(&mut m, b"xy");
+        assert_eq!(out, text, "profile {profile}");
+        assert_eq!(stop, StopEvent::Halted, "profile {profile}");
+        let key = m.debug_info().and_then(|d| d.symbols.addr("KEY")).unwrap();
+        assert_eq!(m.debug_read(key), Ok(b'y' as u32), "IN returns the key");
+    }
+}
+
+#[test]
+fn undefined_trap_texts() {
+    let source = "        .ORIG x3000\n        TRAP x40\n        .END\n";
+    let expected = [
+        (
+            "lc3tools",
+            "\n\n--- Undefined trap executed ---\n\n\n\n--- Halting the LC-3 ---\n\n",
+        ),
+        (
+            "lc3sim",
+            "\n\n--- undefined trap executed ---\n\n\n\n--- halting the LC-3 ---\n\n",
+        ),
+        (
+            "patt",
+            "\n----- Undefined trap executed ----- \n\n----- Halting the processor ----- \n",
+        ),
+    ];
+    for (profile, text) in expected {
+        let mut m = machine(source, profile);
+        let (out, stop) = run(&mut m, b"");
+        assert_eq!(out, text, "profile {profile}");
+        assert_eq!(stop, StopEvent::Halted);
+    }
+}
+
+#[test]
+fn lc3tools_exception_banners() {
+    let cases = [
+        ("RTI", "\n\n--- Privilege violation ---\n\n"),
+        (".FILL xD000", "\n\n--- Illegal opcode ---\n\n"),
+        ("LDI R0, KBSR_AT", "\n\n--- Access violation---\n\n"),
+        ("STI R0, KBSR_AT", "\n\n--- Access violation---\n\n"),
+    ];
+    for (line, banner) in cases {
+        let source = format!(
+            "        .ORIG x3000\n        {line}\n        HALT\nKBSR_AT .FILL xFE00\n        .END\n"
+        );
+        let mut m = machine(&source, "lc3tools");
+        let (out, stop) = run(&mut m, b"");
+        assert_eq!(
+            out,
+            format!("{banner}\n\n--- Halting the LC-3 ---\n\n"),
+            "{line}"
+        );
+        assert_eq!(stop, StopEvent::Halted);
+    }
+}
+
+#[test]
+fn patt_lets_user_programs_poll_the_keyboard_directly() {
+    // What 2nd-edition course programs do; lc3tools would raise ACV here.
+    let source = "\
+        .ORIG x3000
+POLL    LDI R1, KBSR_AT
+        BRzp POLL
+        LDI R0, KBDR_AT
+        OUT
+        HALT
+KBSR_AT .FILL xFE00
+KBDR_AT .FILL xFE02
+        .END
+";
+    let mut m = machine(source, "patt");
+    let (out, _) = run(&mut m, b"q");
+    assert_eq!(out, "q\n----- Halting the processor ----- \n");
+}
+
+#[test]
+fn unknown_profile_lists_the_valid_ones() {
+    let opts = MachineOptions {
+        profile: Some("pennsim".into()),
+        ..Default::default()
+    };
+    let err = load_machine("t.asm", b".ORIG x3000\nHALT\n.END\n", &opts).unwrap_err();
+    assert!(matches!(err, LoadError::Option(_)));
+    assert_eq!(
+        err.to_string(),
+        "unknown LC-3 profile 'pennsim': expected one of patt, lc3tools, lc3sim"
+    );
+    assert_eq!(profile_names(), ["patt", "lc3tools", "lc3sim"]);
+}
+
+#[test]
+fn options_of_other_isas_are_rejected() {
+    let opts = MachineOptions {
+        delay_slots: true,
+        ..Default::default()
+    };
+    let err = load_machine("t.asm", b".ORIG x3000\nHALT\n.END\n", &opts).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--delay-slots does not apply to LC-3 programs"
+    );
+}
+
+#[test]
+fn assembly_errors_are_reported() {
+    let err = load_machine(
+        "bad.asm",
+        b".ORIG x3000\nADD R1, R1, #99\n.END\n",
+        &MachineOptions::default(),
+    )
+    .unwrap_err();
+    let LoadError::Assembly(diags) = &err else {
+        panic!("{err}");
+    };
+    assert!(err.to_string().contains("bad.asm:2:"), "{diags}");
+}
+
+#[test]
+fn classic_and_lc3tools_object_files_load() {
+    // .ORIG x3000 ; LD R0, x3003 ; OUT ; HALT ; .FILL x41
+    let classic = [0x30, 0x00, 0x20, 0x02, 0xF0, 0x21, 0xF0, 0x25, 0x00, 0x41];
+    let mut m = load_machine("p.obj", &classic, &MachineOptions::default()).unwrap();
+    assert_eq!(m.pc(), 0x3000);
+    let (out, stop) = run(&mut m, b"");
+    assert_eq!(out, "A\n----- Halting the processor ----- \n");
+    assert_eq!(stop, StopEvent::Halted);
+
+    let garbage = [0x1C, 0x30, 0x15, 0xC0, 0x01, 0x07];
+    let err = load_machine("g.obj", &garbage, &MachineOptions::default()).unwrap_err();
+    assert!(matches!(err, LoadError::BadObject { .. }), "{err}");
+    assert!(err.to_string().starts_with("g.obj: "), "{err}");
+}
