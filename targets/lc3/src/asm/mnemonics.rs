@@ -206,7 +206,7 @@ mod tests {
         assert_eq!(edit_distance("add", "ADD"), 0);
         assert_eq!(edit_distance("ADDD", "ADD"), 1);
         assert_eq!(nearest("MUL", false).0, 2);
-        assert_eq!(nearest("LOOP", false).0 >= 2, true);
+        assert!(nearest("LOOP", false).0 >= 2);
     }
 
     #[test]

@@ -1,4 +1,5 @@
 use super::*;
+use asmdbg_core::SymbolKind;
 
 fn lenient(text: &str) -> Result<Program, Diagnostics> {
     assemble_str("t.asm", text, &AsmOptions { strict: false })
@@ -123,4 +124,128 @@ fn several_blocks() {
             words: vec![7]
         }
     );
+}
+
+#[test]
+fn unterminated_strings() {
+    let p = lenient(".ORIG x3000\nS .STRINGZ \"ab\n.END\n").unwrap();
+    assert_eq!(words(&p), vec![0x61, 0x62, 0]);
+    assert_eq!(messages(&p.warnings).len(), 1);
+    assert!(p.warnings.items[0]
+        .message
+        .starts_with("unterminated string"));
+    let e = strict(".ORIG x3000\nS .STRINGZ \"ab\n.END\n").unwrap_err();
+    assert_eq!(messages(&e), vec!["unterminated string"]);
+    let loc = e.items[0].location.clone().unwrap();
+    assert_eq!((loc.line, loc.col), (2, 12));
+}
+
+#[test]
+fn label_kinds_follow_the_next_statement() {
+    let p = lenient(".ORIG x3000\nA\nB ADD R0,R0,R0\nC\n\n; comment\n.FILL 1\n.END\nD\n").unwrap();
+    let kind = |n: &str| p.debug.symbols.get(n).map(|s| (s.addr, s.kind));
+    assert_eq!(kind("A"), Some((0x3000, SymbolKind::Code)));
+    assert_eq!(kind("B"), Some((0x3000, SymbolKind::Code)));
+    assert_eq!(kind("C"), Some((0x3001, SymbolKind::Data)));
+    // lc3tools gives a label after .END the address after the block.
+    assert_eq!(kind("D").map(|k| k.0), Some(0x3002));
+}
+
+#[test]
+fn large_programs_assemble() {
+    const LARGE_N: usize = 7_500;
+    let mut text = String::from(".ORIG x0000\n");
+    for i in 0..LARGE_N {
+        text.push_str(&format!("L{i} ADD R1, R1, #1\n BRp L{i}\n"));
+    }
+    text.push_str(".END\n");
+    let p = lenient(&text).unwrap();
+    assert_eq!(p.segments[0].words.len(), 2 * LARGE_N);
+    assert_eq!(p.segments[0].words.last(), Some(&0x03FE));
+    assert_eq!(p.debug.symbols.len(), LARGE_N);
+    assert_eq!(p.debug.lines.len(), 2 * LARGE_N);
+}
+
+/// xorshift64: a fixed stream of pseudo-random numbers.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn garbage_gives_diagnostics_not_panics() {
+    const PIECES: &[&str] = &[
+        "ADD",
+        "R1",
+        ",",
+        "#-1",
+        "x",
+        "\"",
+        "\\",
+        ";",
+        ":",
+        ".ORIG",
+        "x3000",
+        ".END",
+        ".STRINGZ",
+        "\"a\\",
+        ".BLKW",
+        "#65535",
+        ".FILL",
+        "LABEL",
+        "BR",
+        "BRnzp",
+        "b1",
+        "x-",
+        "-",
+        "#",
+        "TRAP",
+        "x100",
+        "\t",
+        " ",
+        "1ABC",
+        "R8",
+        "JSR",
+        "LDR",
+        ".ORIG xFFFF",
+        "\n",
+        "\n",
+        "\r\n",
+        "é",
+        ".ORIG xFDFF",
+        "NOP",
+        "PUTC",
+        "#-32769",
+        "x7FFFFFFFFFFFFFFFFFFF",
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..next(&mut seed) % 60 {
+            text.push_str(PIECES[(next(&mut seed) % PIECES.len() as u64) as usize]);
+            if next(&mut seed) % 3 == 0 {
+                text.push(' ');
+            }
+        }
+        let lines = SourceFile::new("g.asm", text.as_str()).line_count();
+        for strict in [false, true] {
+            match assemble_str("g.asm", &text, &AsmOptions { strict }) {
+                Ok(p) => {
+                    let total: usize = p.segments.iter().map(|s| s.words.len()).sum();
+                    assert!(total <= 0x1_0000, "{text:?}");
+                    assert!(p.debug.lines.len() <= total, "{text:?}");
+                }
+                Err(d) => {
+                    assert!(d.has_errors(), "{text:?}");
+                    for item in &d.items {
+                        let loc = item.location.as_ref().map_or(0, |l| l.line);
+                        assert!(loc <= lines, "{text:?}: {item}");
+                        assert!(!item.message.is_empty());
+                    }
+                }
+            }
+        }
+    }
 }
