@@ -382,3 +382,20 @@ fn garbage_never_panics_and_every_error_has_a_place() {
         let _ = assemble(&SourceFile::new("r.asm", s), &AsmOptions::default());
     }
 }
+
+#[test]
+fn a_later_macro_definition_replaces_an_earlier_one() {
+    let p = asm(".macro m\n\tnop\n.end_macro\n.macro m\n\tsyscall\n.end_macro\n.text\n\tm\n");
+    assert_eq!(words_at(&p, 0x0040_0000, 1), vec![0x0000_000c]);
+}
+
+#[test]
+fn macro_calls_with_and_without_parentheses_and_arity_overloads() {
+    let p = asm(".macro put (%a)\n\tli $a0, %a\n.end_macro\n\
+                 .macro put (%a, %b)\n\tli $a0, %a\n\tli $a1, %b\n.end_macro\n\
+                 .text\n\tput 1\n\tput(2, 3)\n");
+    assert_eq!(
+        words_at(&p, 0x0040_0000, 3),
+        vec![0x2404_0001, 0x2404_0002, 0x2405_0003]
+    );
+}

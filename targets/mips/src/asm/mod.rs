@@ -323,21 +323,13 @@ impl<'o> Assembler<'o> {
             })
             .map(|l| l.tokens[0].text.clone())
             .collect();
-        let exists = self
-            .macros
-            .iter()
-            .any(|m| m.name == name.text && m.params.len() == params.len());
-        if exists {
-            let msg = format!("Duplicate macro definition \"{}\"", name.text);
-            self.error_at(header, name, msg);
-        } else {
-            self.macros.push(Macro {
-                name: name.text.clone(),
-                params,
-                body,
-                labels,
-            });
-        }
+        // MARS lets a later definition with the same name and arity win.
+        self.macros.push(Macro {
+            name: name.text.clone(),
+            params,
+            body,
+            labels,
+        });
         end
     }
 
@@ -429,7 +421,7 @@ impl<'o> Assembler<'o> {
         let Some(index) = self
             .macros
             .iter()
-            .position(|m| m.name == op.text && m.params.len() == args.len())
+            .rposition(|m| m.name == op.text && m.params.len() == args.len())
         else {
             if self.macros.iter().any(|m| m.name == op.text)
                 && forms::table()
