@@ -5,8 +5,12 @@
 pub mod asm;
 pub mod cpu;
 pub mod decode;
+pub mod javafmt;
 pub mod machine;
+pub mod memory;
 pub mod program;
+pub mod random;
 pub mod syscalls;
 
+pub use machine::{load_machine, MipsMachine};
 pub use program::{Chunk, ChunkKind, Program};

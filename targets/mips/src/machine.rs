@@ -1,1 +1,365 @@
-//! (being written)
+//! [`MipsMachine`]: the MARS cpu behind the [`Machine`] trait, and the loader the command line
+//! uses (`load_machine`: assemble, then load).
+//!
+//! Registers are numbered as gdb numbers MIPS registers (0-31 general, then status, lo, hi,
+//! badvaddr, cause, pc, f0-f31, fcsr, fir), with MARS's EPC appended, so the stub can serialise
+//! them in order.
+
+use std::path::{Path, PathBuf};
+
+use asmdbg_core::{
+    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
+    RegisterInfo, RunOutcome, SourceFile, StopEvent, WatchpointSet,
+};
+
+use crate::asm::{assemble, AsmOptions};
+use crate::cpu::{Cpu, FaultSources};
+use crate::decode::{format_instruction, GPR_NAMES};
+use crate::memory::{in_ktext, in_text, Memory, Region, TEXT_BASE};
+use crate::program::{ChunkKind, Program};
+use crate::syscalls::SyscallState;
+
+/// Index of the first FP register in [`MipsMachine::registers`].
+pub const REG_F0: usize = 38;
+pub const REG_STATUS: usize = 32;
+pub const REG_LO: usize = 33;
+pub const REG_HI: usize = 34;
+pub const REG_BADVADDR: usize = 35;
+pub const REG_CAUSE: usize = 36;
+pub const REG_PC: usize = 37;
+pub const REG_FCSR: usize = 70;
+pub const REG_FIR: usize = 71;
+pub const REG_EPC: usize = 72;
+
+const fn reg(name: &'static str) -> RegisterInfo {
+    RegisterInfo { name, bits: 32 }
+}
+
+static REGISTERS: [RegisterInfo; 73] = {
+    let mut regs = [reg(""); 73];
+    let mut i = 0;
+    while i < 32 {
+        regs[i] = reg(GPR_NAMES[i]);
+        i += 1;
+    }
+    regs[REG_STATUS] = reg("status");
+    regs[REG_LO] = reg("lo");
+    regs[REG_HI] = reg("hi");
+    regs[REG_BADVADDR] = reg("badvaddr");
+    regs[REG_CAUSE] = reg("cause");
+    regs[REG_PC] = reg("pc");
+    const F: [&str; 32] = [
+        "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13",
+        "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26",
+        "f27", "f28", "f29", "f30", "f31",
+    ];
+    let mut f = 0;
+    while f < 32 {
+        regs[REG_F0 + f] = reg(F[f]);
+        f += 1;
+    }
+    regs[REG_FCSR] = reg("fcsr");
+    regs[REG_FIR] = reg("fir");
+    regs[REG_EPC] = reg("epc");
+    regs
+};
+
+/// FCSR bit of FP condition flag `n` (flag 0 is bit 23, flags 1-7 are bits 25-31).
+fn fcsr_bit(n: u32) -> u32 {
+    if n == 0 {
+        23
+    } else {
+        24 + n
+    }
+}
+
+/// A MIPS machine running one assembled program as MARS 4.5 would.
+#[derive(Debug)]
+pub struct MipsMachine {
+    cpu: Cpu,
+    program: Program,
+    opts: MachineOptions,
+    sources: FaultSources,
+}
+
+impl MipsMachine {
+    /// Loads `program` with MARS's initial state. Fails if a chunk lies outside MARS's segments.
+    pub fn new(program: Program, opts: &MachineOptions) -> Result<Self, LoadError> {
+        let sources = FaultSources {
+            lines: program.debug.lines.clone(),
+            files: program
+                .debug
+                .sources
+                .files()
+                .iter()
+                .map(|f| display_path(&f.name, opts.work_dir.as_deref()))
+                .collect(),
+        };
+        let cpu = build_cpu(&program, opts, sources.clone())?;
+        Ok(MipsMachine {
+            cpu,
+            program,
+            opts: opts.clone(),
+            sources,
+        })
+    }
+
+    pub fn cpu(&self) -> &Cpu {
+        &self.cpu
+    }
+
+    pub fn cpu_mut(&mut self) -> &mut Cpu {
+        &mut self.cpu
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Bytes the guest wrote for the host's stderr (fd 2, and dialogs with
+    /// `dialogs_to_stderr`) since the last call. The machine never writes to stderr itself.
+    pub fn take_stderr(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.cpu.sys.stderr)
+    }
+}
+
+/// How MARS names a source file in runtime errors: its absolute path.
+fn display_path(name: &str, work_dir: Option<&Path>) -> String {
+    let path = match work_dir {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
+    };
+    std::fs::canonicalize(&path)
+        .or_else(|_| std::path::absolute(&path))
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| name.to_string())
+}
+
+fn bad_program(message: String) -> LoadError {
+    LoadError::BadObject {
+        path: "<program>".to_string(),
+        message,
+    }
+}
+
+fn build_cpu(
+    program: &Program,
+    opts: &MachineOptions,
+    sources: FaultSources,
+) -> Result<Cpu, LoadError> {
+    let mut sys = SyscallState::new();
+    sys.default_seed = opts.seed.map(|s| s as i64);
+    sys.virtual_time = opts.virtual_time;
+    sys.dialogs_to_stderr = opts.dialogs_to_stderr;
+    sys.work_dir = opts.work_dir.clone();
+    let start = match (opts.start_at_main, program.main) {
+        (true, Some(main)) => main,
+        _ => program.text_start,
+    };
+    let mut cpu = Cpu::new(start, sys);
+    cpu.delay_slots = opts.delay_slots;
+    cpu.sources = sources;
+    for chunk in &program.chunks {
+        let end = chunk.addr as u64 + chunk.bytes.len() as u64;
+        if chunk.kind.is_code() {
+            for (i, word) in chunk.bytes.chunks(4).enumerate() {
+                let mut b = [0u8; 4];
+                b[..word.len()].copy_from_slice(word);
+                let addr = chunk.addr.wrapping_add(4 * i as u32);
+                if !cpu.write_text_word(addr, u32::from_le_bytes(b)) {
+                    return Err(bad_program(format!(
+                        "code at 0x{addr:08x} is outside the text segments"
+                    )));
+                }
+            }
+        } else {
+            for (i, &byte) in chunk.bytes.iter().enumerate() {
+                let addr = chunk.addr.wrapping_add(i as u32);
+                if Memory::region(addr) != Region::Data || !cpu.mem.write_u8(addr, byte) {
+                    return Err(bad_program(format!(
+                        "data at 0x{addr:08x} (chunk 0x{:08x}..0x{end:08x}) is outside the data segments",
+                        chunk.addr
+                    )));
+                }
+            }
+        }
+        if chunk.kind == ChunkKind::Text && end > u32::MAX as u64 {
+            return Err(bad_program("text chunk wraps around".to_string()));
+        }
+    }
+    let text_bytes = (cpu.text_len_bytes() as u64).max(4).next_multiple_of(256);
+    cpu.breakpoints = BreakpointSet::new(TEXT_BASE as u64, text_bytes, 2);
+    cpu.watchpoints = WatchpointSet::new(1 << 32, 12);
+    Ok(cpu)
+}
+
+/// Assembles `text` (named `path` in messages) and loads it. Relative `.include` and file
+/// names resolve against `opts.work_dir` or the working directory.
+pub fn load_machine(
+    path: &str,
+    text: &str,
+    opts: &MachineOptions,
+) -> Result<MipsMachine, LoadError> {
+    let file = SourceFile::new(path, text);
+    let asm_opts = AsmOptions {
+        work_dir: opts.work_dir.clone(),
+        delay_slots: opts.delay_slots,
+    };
+    let program = assemble(&file, &asm_opts).map_err(LoadError::Assembly)?;
+    MipsMachine::new(program, opts)
+}
+
+impl Machine for MipsMachine {
+    fn isa(&self) -> Isa {
+        Isa::Mips
+    }
+
+    fn run(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.run(budget)
+    }
+
+    fn step(&mut self) -> Option<StopEvent> {
+        self.cpu.step()
+    }
+
+    fn pc(&self) -> u64 {
+        self.cpu.pc as u64
+    }
+
+    fn set_pc(&mut self, pc: u64) {
+        self.cpu.set_pc(pc as u32);
+    }
+
+    fn registers(&self) -> &'static [RegisterInfo] {
+        &REGISTERS
+    }
+
+    fn read_register(&self, index: usize) -> Option<u64> {
+        let c = &self.cpu;
+        let value = match index {
+            0..=31 => c.regs[index],
+            REG_STATUS => c.status,
+            REG_LO => c.lo,
+            REG_HI => c.hi,
+            REG_BADVADDR => c.badvaddr,
+            REG_CAUSE => c.cause,
+            REG_PC => c.pc,
+            REG_FCSR => (0..8)
+                .filter(|&n| (c.fcc >> n) & 1 != 0)
+                .fold(0, |acc, n| acc | (1 << fcsr_bit(n))),
+            REG_FIR => 0,
+            REG_EPC => c.epc,
+            i if (REG_F0..REG_F0 + 32).contains(&i) => c.fpr[i - REG_F0],
+            _ => return None,
+        };
+        Some(value as u64)
+    }
+
+    fn write_register(&mut self, index: usize, value: u64) -> bool {
+        let v = value as u32;
+        let c = &mut self.cpu;
+        match index {
+            0 => {}
+            1..=31 => c.regs[index] = v,
+            REG_STATUS => c.status = v,
+            REG_LO => c.lo = v,
+            REG_HI => c.hi = v,
+            REG_BADVADDR => c.badvaddr = v,
+            REG_CAUSE => c.cause = v,
+            REG_PC => c.set_pc(v),
+            REG_FCSR => {
+                c.fcc = (0..8)
+                    .filter(|&n| (v >> fcsr_bit(n)) & 1 != 0)
+                    .fold(0, |acc, n| acc | (1 << n));
+            }
+            REG_FIR => {}
+            REG_EPC => c.epc = v,
+            i if (REG_F0..REG_F0 + 32).contains(&i) => c.fpr[i - REG_F0] = v,
+            _ => return false,
+        }
+        true
+    }
+
+    fn unit_bytes(&self) -> u32 {
+        1
+    }
+
+    fn word_units(&self) -> u32 {
+        4
+    }
+
+    fn debug_read(&self, addr: u64) -> Result<u32, MemError> {
+        let a = u32::try_from(addr).map_err(|_| MemError::Unmapped(addr))?;
+        if in_text(a) || in_ktext(a) {
+            let word = self.cpu.text_word(a & !3).unwrap_or(0);
+            return Ok((word >> (8 * (a & 3))) & 0xff);
+        }
+        self.cpu
+            .mem
+            .read_u8(a)
+            .map(u32::from)
+            .ok_or(MemError::Unmapped(addr))
+    }
+
+    fn debug_write(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
+        let a = u32::try_from(addr).map_err(|_| MemError::Unmapped(addr))?;
+        if in_text(a) || in_ktext(a) {
+            let base = a & !3;
+            let shift = 8 * (a & 3);
+            let word = self.cpu.text_word(base).unwrap_or(0);
+            let word = (word & !(0xff << shift)) | ((value & 0xff) << shift);
+            self.cpu.write_text_word(base, word);
+            return Ok(());
+        }
+        if self.cpu.mem.write_u8(a, value as u8) {
+            Ok(())
+        } else {
+            Err(MemError::Unmapped(addr))
+        }
+    }
+
+    fn breakpoints(&mut self) -> &mut BreakpointSet {
+        &mut self.cpu.breakpoints
+    }
+
+    fn watchpoints(&mut self) -> &mut WatchpointSet {
+        &mut self.cpu.watchpoints
+    }
+
+    fn console(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instructions_executed(&self) -> u64 {
+        self.cpu.instructions
+    }
+
+    fn reset(&mut self) {
+        // The same program loaded into the same options cannot fail a second time; keep the
+        // current state in the impossible case that it does.
+        if let Ok(mut cpu) = build_cpu(&self.program, &self.opts, self.sources.clone()) {
+            cpu.breakpoints =
+                std::mem::replace(&mut self.cpu.breakpoints, BreakpointSet::new(0, 0, 2));
+            cpu.watchpoints =
+                std::mem::replace(&mut self.cpu.watchpoints, WatchpointSet::new(1 << 32, 12));
+            self.cpu = cpu;
+        }
+    }
+
+    fn disassemble(&self, addr: u64) -> Option<(String, u64)> {
+        let a = u32::try_from(addr).ok()?;
+        let instr = self.cpu.instruction_at(a)?;
+        Some((
+            format_instruction(instr, a, Some(&self.program.debug.symbols)),
+            4,
+        ))
+    }
+
+    fn debug_info(&self) -> Option<&DebugInfo> {
+        Some(&self.program.debug)
+    }
+
+    fn fault_exit_status(&self) -> i32 {
+        0
+    }
+}

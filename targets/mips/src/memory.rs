@@ -1,0 +1,226 @@
+//! MARS 4.5's default memory map as flat byte arrays, one per data segment.
+//!
+//! MARS only accepts an access whose start address lies in one of its segments (each 4 MiB,
+//! MMIO 64 KiB); everything else is `address out of range`. The text segments hold decoded
+//! instructions instead of bytes and live in the cpu, because MARS refuses data loads and stores
+//! there without self-modifying code.
+
+/// `.text` base (first user instruction).
+pub const TEXT_BASE: u32 = 0x0040_0000;
+/// End of the user text segment (MARS: base + 4 MiB).
+pub const TEXT_LIMIT: u32 = 0x0080_0000;
+/// `.extern` base: the data segment starts here.
+pub const DATA_SEGMENT_BASE: u32 = 0x1000_0000;
+/// `.data` base.
+pub const DATA_BASE: u32 = 0x1001_0000;
+pub const GLOBAL_POINTER: u32 = 0x1000_8000;
+pub const HEAP_BASE: u32 = 0x1004_0000;
+pub const DATA_LIMIT: u32 = DATA_SEGMENT_BASE + SEGMENT_BYTES;
+pub const STACK_POINTER: u32 = 0x7fff_effc;
+/// Highest stack word; MARS's stack segment is (STACK_BASE - 4 MiB, STACK_BASE].
+pub const STACK_BASE: u32 = 0x7fff_fffc;
+pub const KTEXT_BASE: u32 = 0x8000_0000;
+pub const KTEXT_LIMIT: u32 = KTEXT_BASE + SEGMENT_BYTES;
+pub const EXCEPTION_HANDLER: u32 = 0x8000_0180;
+pub const KDATA_BASE: u32 = 0x9000_0000;
+pub const MMIO_BASE: u32 = 0xffff_0000;
+
+const SEGMENT_BYTES: u32 = 4 << 20;
+/// Lowest valid stack start address.
+const STACK_LOW: u32 = STACK_BASE - SEGMENT_BYTES + 1;
+const MMIO_BYTES: u32 = 1 << 16;
+
+/// Which segment an address belongs to, for the accesses MARS treats specially.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    Text,
+    KText,
+    /// A data-like segment: the value is the byte index into `Memory`'s backing store.
+    Data,
+    Unmapped,
+}
+
+pub fn in_text(addr: u32) -> bool {
+    (TEXT_BASE..TEXT_LIMIT).contains(&addr)
+}
+
+pub fn in_ktext(addr: u32) -> bool {
+    (KTEXT_BASE..KTEXT_LIMIT).contains(&addr)
+}
+
+/// Data, stack, kernel data and MMIO bytes.
+#[derive(Debug, Clone)]
+pub struct Memory {
+    data: Vec<u8>,
+    /// Bytes from `STACK_LOW` up to 0x80000000 (the top word may be read whole).
+    stack: Vec<u8>,
+    kdata: Vec<u8>,
+    mmio: Vec<u8>,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Memory {
+    pub fn new() -> Self {
+        Memory {
+            data: vec![0; SEGMENT_BYTES as usize],
+            stack: vec![0; (0x8000_0000u32 - STACK_LOW) as usize],
+            kdata: vec![0; SEGMENT_BYTES as usize],
+            mmio: vec![0; MMIO_BYTES as usize],
+        }
+    }
+
+    /// Where `addr` falls, judged by the access's start address as MARS does.
+    pub fn region(addr: u32) -> Region {
+        if (DATA_SEGMENT_BASE..DATA_LIMIT).contains(&addr)
+            || (STACK_LOW..=STACK_BASE).contains(&addr)
+            || (KDATA_BASE..KDATA_BASE + SEGMENT_BYTES).contains(&addr)
+            || addr >= MMIO_BASE
+        {
+            Region::Data
+        } else if in_text(addr) {
+            Region::Text
+        } else if in_ktext(addr) {
+            Region::KText
+        } else {
+            Region::Unmapped
+        }
+    }
+
+    /// The backing bytes from `addr` for an access of `len` bytes, if the start is in a data-like
+    /// segment and the access stays inside its array.
+    #[inline(always)]
+    fn slice(&self, addr: u32, len: u32) -> Option<&[u8]> {
+        let off = addr.wrapping_sub(DATA_SEGMENT_BASE);
+        if off < SEGMENT_BYTES {
+            return self.data.get(off as usize..(off + len) as usize);
+        }
+        self.slice_slow(addr, len)
+    }
+
+    #[inline(never)]
+    fn slice_slow(&self, addr: u32, len: u32) -> Option<&[u8]> {
+        let (bytes, off) = self.locate(addr)?;
+        let off = off as usize;
+        bytes.get(off..off.checked_add(len as usize)?)
+    }
+
+    fn locate(&self, addr: u32) -> Option<(&Vec<u8>, u32)> {
+        if (STACK_LOW..=STACK_BASE).contains(&addr) {
+            Some((&self.stack, addr - STACK_LOW))
+        } else if (KDATA_BASE..KDATA_BASE + SEGMENT_BYTES).contains(&addr) {
+            Some((&self.kdata, addr - KDATA_BASE))
+        } else if addr >= MMIO_BASE {
+            Some((&self.mmio, addr - MMIO_BASE))
+        } else if (DATA_SEGMENT_BASE..DATA_LIMIT).contains(&addr) {
+            Some((&self.data, addr - DATA_SEGMENT_BASE))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn slice_mut(&mut self, addr: u32, len: u32) -> Option<&mut [u8]> {
+        let off = addr.wrapping_sub(DATA_SEGMENT_BASE);
+        if off < SEGMENT_BYTES {
+            return self.data.get_mut(off as usize..(off + len) as usize);
+        }
+        self.slice_mut_slow(addr, len)
+    }
+
+    #[inline(never)]
+    fn slice_mut_slow(&mut self, addr: u32, len: u32) -> Option<&mut [u8]> {
+        let (bytes, off) = if (STACK_LOW..=STACK_BASE).contains(&addr) {
+            (&mut self.stack, addr - STACK_LOW)
+        } else if (KDATA_BASE..KDATA_BASE + SEGMENT_BYTES).contains(&addr) {
+            (&mut self.kdata, addr - KDATA_BASE)
+        } else if addr >= MMIO_BASE {
+            (&mut self.mmio, addr - MMIO_BASE)
+        } else {
+            return None;
+        };
+        let off = off as usize;
+        bytes.get_mut(off..off.checked_add(len as usize)?)
+    }
+
+    #[inline(always)]
+    pub fn read_u32(&self, addr: u32) -> Option<u32> {
+        let b = self.slice(addr, 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    #[inline(always)]
+    pub fn read_u16(&self, addr: u32) -> Option<u16> {
+        let b = self.slice(addr, 2)?;
+        Some(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    #[inline(always)]
+    pub fn read_u8(&self, addr: u32) -> Option<u8> {
+        self.slice(addr, 1).map(|b| b[0])
+    }
+
+    #[inline(always)]
+    pub fn write_u32(&mut self, addr: u32, value: u32) -> bool {
+        match self.slice_mut(addr, 4) {
+            Some(b) => {
+                b.copy_from_slice(&value.to_le_bytes());
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline(always)]
+    pub fn write_u16(&mut self, addr: u32, value: u16) -> bool {
+        match self.slice_mut(addr, 2) {
+            Some(b) => {
+                b.copy_from_slice(&value.to_le_bytes());
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[inline(always)]
+    pub fn write_u8(&mut self, addr: u32, value: u8) -> bool {
+        match self.slice_mut(addr, 1) {
+            Some(b) => {
+                b[0] = value;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_little_endian_and_bounded() {
+        let mut m = Memory::new();
+        assert!(m.write_u32(DATA_BASE, 0x1122_3344));
+        assert_eq!(m.read_u8(DATA_BASE), Some(0x44));
+        assert_eq!(m.read_u16(DATA_BASE + 2), Some(0x1122));
+        assert!(m.write_u32(STACK_BASE, 7));
+        assert_eq!(m.read_u32(STACK_BASE), Some(7));
+        assert!(m.write_u32(STACK_POINTER, 9));
+        assert_eq!(m.read_u32(STACK_POINTER), Some(9));
+        assert!(m.write_u8(0xffff_ffff, 1));
+        assert_eq!(m.read_u8(0xffff_ffff), Some(1));
+        assert_eq!(m.read_u32(0xffff_fffe), None);
+        assert_eq!(m.read_u32(0), None);
+        assert_eq!(m.read_u32(DATA_LIMIT), None);
+        assert!(m.write_u32(KDATA_BASE, 3));
+        assert_eq!(Memory::region(TEXT_BASE), Region::Text);
+        assert_eq!(Memory::region(KTEXT_BASE + 4), Region::KText);
+        assert_eq!(Memory::region(0x0800_0000), Region::Unmapped);
+        assert_eq!(Memory::region(HEAP_BASE), Region::Data);
+    }
+}
