@@ -11,7 +11,7 @@ use asmdbg_core::{
 use crate::asm::{assemble, AsmOptions};
 use crate::cpu::Cpu;
 use crate::decode::disassemble;
-use crate::os::{default_profile, profile, profile_names, OsImage, Profile};
+use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
 use crate::program::Program;
 
 /// The registers in `monitor regs` and gdb order. The saved stack pointers are the ones R6 is
@@ -233,7 +233,13 @@ impl Machine for Lc3Machine {
     fn disassemble(&self, addr: u64) -> Option<(String, u64)> {
         let addr = u16::try_from(addr).ok()?;
         let word = self.cpu.peek(addr);
-        let symbols = if self.program.debug.symbols.is_empty() {
+        let in_os_code = self
+            .os
+            .segments
+            .iter()
+            .filter(|s| s.origin >= OS_ORIGIN)
+            .any(|s| addr >= s.origin && ((addr - s.origin) as usize) < s.words.len());
+        let symbols = if in_os_code {
             &self.os.debug.symbols
         } else {
             &self.program.debug.symbols

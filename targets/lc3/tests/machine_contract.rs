@@ -1,0 +1,347 @@
+//! `Lc3Machine` against the `Machine` trait's contract: breakpoints stop before the
+//! instruction and `step` executes over them; watchpoints stop before the access with memory
+//! unchanged and the resumed instruction is not reported again; input waits stop without
+//! consuming anything; debugger accesses have no side effects; keyboard interrupts.
+
+use asmdbg_core::{Machine, MachineOptions, StopEvent, WatchKind};
+use asmdbg_lc3::{load_machine, Lc3Machine};
+
+fn machine(source: &str, profile: &str) -> Lc3Machine {
+    let opts = MachineOptions {
+        profile: Some(profile.to_string()),
+        ..Default::default()
+    };
+    match load_machine("contract.asm", source.as_bytes(), &opts) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn label(m: &Lc3Machine, name: &str) -> u64 {
+    m.debug_info()
+        .and_then(|d| d.symbols.addr(name))
+        .unwrap_or_else(|| panic!("no label {name}"))
+}
+
+const COUNTER: &str = "\
+        .ORIG x3000
+        AND R1, R1, #0
+        ADD R1, R1, #1
+TARGET  ADD R1, R1, #2
+        ST R1, DATA
+        LD R2, DATA
+        HALT
+DATA    .FILL x1111
+        .END
+";
+
+#[test]
+fn breakpoint_stops_before_the_instruction_and_step_goes_over_it() {
+    let mut m = machine(COUNTER, "patt");
+    let target = label(&m, "TARGET");
+    assert_eq!(target, 0x3002);
+    m.breakpoints().insert(target);
+    let outcome = m.run(1000);
+    assert_eq!(outcome.stop, Some(StopEvent::Breakpoint));
+    assert_eq!(outcome.executed, 2);
+    assert_eq!(m.pc(), target);
+    assert_eq!(m.read_register(1), Some(1), "the ADD #2 has not run");
+    // run checks the first instruction too.
+    let again = m.run(1000);
+    assert_eq!(
+        (again.executed, again.stop),
+        (0, Some(StopEvent::Breakpoint))
+    );
+    // step executes it even though a breakpoint is set there.
+    assert_eq!(m.step(), None);
+    assert_eq!(m.read_register(1), Some(3));
+    assert_eq!(m.pc(), target + 1);
+    let rest = m.run(100_000);
+    assert_eq!(rest.stop, Some(StopEvent::Halted));
+    assert_eq!(m.instructions_executed(), 3 + rest.executed);
+}
+
+#[test]
+fn breakpoint_on_the_entry_stops_at_once() {
+    let mut m = machine(COUNTER, "lc3tools");
+    m.breakpoints().insert(0x3000);
+    let outcome = m.run(10);
+    assert_eq!(
+        (outcome.executed, outcome.stop),
+        (0, Some(StopEvent::Breakpoint))
+    );
+    m.breakpoints().remove(0x3000);
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
+}
+
+#[test]
+fn write_watchpoint_stops_before_the_store_then_resumes_without_reporting_again() {
+    let mut m = machine(COUNTER, "patt");
+    let data = label(&m, "DATA");
+    m.watchpoints().insert(data, 1, WatchKind::Write);
+    let outcome = m.run(1000);
+    assert_eq!(
+        outcome.stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Write,
+            addr: data
+        })
+    );
+    assert_eq!(m.pc(), 0x3003, "PC on the ST");
+    assert_eq!(m.debug_read(data), Ok(0x1111), "memory unchanged");
+    assert_eq!(outcome.executed, 3);
+    let rest = m.run(100_000);
+    assert_eq!(rest.stop, Some(StopEvent::Halted), "LD is not a write");
+    assert_eq!(m.debug_read(data), Ok(3));
+}
+
+#[test]
+fn access_watchpoint_reports_the_store_and_then_the_load() {
+    let mut m = machine(COUNTER, "lc3sim");
+    let data = label(&m, "DATA");
+    m.watchpoints().insert(data, 1, WatchKind::Access);
+    let watch = Some(StopEvent::Watch {
+        kind: WatchKind::Access,
+        addr: data,
+    });
+    assert_eq!(m.run(1000).stop, watch);
+    assert_eq!(m.pc(), 0x3003);
+    // step resumes the store without reporting it again ...
+    assert_eq!(m.step(), None);
+    assert_eq!(m.debug_read(data), Ok(3));
+    // ... and the next instruction's load is a new access.
+    assert_eq!(m.run(1000).stop, watch);
+    assert_eq!(m.pc(), 0x3004);
+    assert_eq!(m.read_register(2), Some(0));
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
+    assert_eq!(m.read_register(2), Some(3));
+}
+
+#[test]
+fn read_watchpoint_ignores_writes() {
+    let mut m = machine(COUNTER, "patt");
+    let data = label(&m, "DATA");
+    m.watchpoints().insert(data, 1, WatchKind::Read);
+    assert_eq!(
+        m.run(1000).stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Read,
+            addr: data
+        })
+    );
+    assert_eq!(m.pc(), 0x3004, "stopped on the LD, not the ST");
+}
+
+const ECHO: &str = "\
+        .ORIG x3000
+        GETC
+        OUT
+        GETC
+        OUT
+        HALT
+        .END
+";
+
+#[test]
+fn need_input_stops_without_consuming_and_resumes_after_input() {
+    let mut m = machine(ECHO, "lc3tools");
+    let outcome = m.run(100_000);
+    assert_eq!(outcome.stop, Some(StopEvent::NeedInput));
+    assert!(m.console().waiting());
+    let waiting_pc = m.pc();
+    assert!(
+        waiting_pc < 0x3000,
+        "waits inside the OS's GETC: x{waiting_pc:04X}"
+    );
+    let (text, _) = m.disassemble(waiting_pc).unwrap();
+    assert_eq!(text, "LDI R1, KBSR_AT");
+    // Asking again does not move on.
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::NeedInput));
+    assert_eq!(m.pc(), waiting_pc);
+    // The debugger can look at the keyboard without taking the key.
+    m.console().push_input(b"a");
+    assert!(!m.console().waiting());
+    assert_eq!(m.debug_read(0xFE00), Ok(0x8000));
+    assert_eq!(m.debug_read(0xFE02), Ok(b'a' as u32));
+    assert_eq!(m.console().pending_input(), 1);
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::NeedInput));
+    assert_eq!(m.console().take_output(), b"a");
+    m.console().push_input(b"b");
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
+    assert_eq!(
+        m.console().take_output(),
+        b"b\n\n--- Halting the LC-3 ---\n\n"
+    );
+}
+
+#[test]
+fn reset_reloads_program_and_os() {
+    let mut m = machine(COUNTER, "patt");
+    m.breakpoints().insert(0x3005);
+    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.debug_read(0x3006), Ok(3));
+    m.debug_write(0x0025, 0).unwrap();
+    m.reset();
+    assert_eq!(m.pc(), 0x3000);
+    assert_eq!(m.debug_read(0x3006), Ok(0x1111));
+    assert_ne!(m.debug_read(0x0025), Ok(0), "HALT vector restored");
+    assert_eq!(m.instructions_executed(), 0);
+    assert_eq!(m.read_register(1), Some(0));
+    assert!(
+        m.breakpoints().addresses().eq([0x3005]),
+        "breakpoints survive"
+    );
+    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
+}
+
+#[test]
+fn registers_and_their_names() {
+    let mut m = machine(COUNTER, "lc3tools");
+    let names: Vec<&str> = m.registers().iter().map(|r| r.name).collect();
+    assert_eq!(
+        names,
+        ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "PC", "PSR", "SSP", "USP"]
+    );
+    assert_eq!(m.read_register(8), Some(0x3000));
+    assert_eq!(
+        m.read_register(9),
+        Some(0x8002),
+        "lc3tools starts in user mode, Z"
+    );
+    assert_eq!(m.read_register(10), Some(0x3000));
+    assert_eq!(m.read_register(12), None);
+    assert!(m.write_register(3, 0x1_2345), "wider values are truncated");
+    assert_eq!(m.read_register(3), Some(0x2345));
+    assert!(m.write_register(8, 0x3002));
+    assert_eq!(m.pc(), 0x3002);
+    assert!(!m.write_register(12, 0));
+    assert_eq!((m.unit_bytes(), m.word_units()), (2, 1));
+    assert!(m.debug_read(0x10000).is_err());
+    assert!(m.debug_write(0x10000, 0).is_err());
+}
+
+#[test]
+fn supervisor_psr_written_by_the_debugger_lifts_access_control() {
+    let source = "        .ORIG x3000\n        LDI R0, AT\n        HALT\nAT      .FILL x0025\n        .END\n";
+    let mut m = machine(source, "lc3tools");
+    m.write_register(9, 0x0002);
+    assert_eq!(m.step(), None);
+    assert_eq!(m.read_register(0), m.debug_read(0x25).ok().map(u64::from));
+    assert_eq!(m.pc(), 0x3001);
+}
+
+#[test]
+fn disassembly_uses_labels() {
+    let m = machine(COUNTER, "patt");
+    assert_eq!(m.disassemble(0x3003), Some(("ST R1, DATA".to_string(), 1)));
+    assert_eq!(m.disassemble(0x3005), Some(("HALT".to_string(), 1)));
+    assert_eq!(m.disassemble(0x10000), None);
+}
+
+#[test]
+fn machine_is_send() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Lc3Machine>();
+}
+
+/// Installs an ISR at x0180's vector, enables KBSR[14], and spins until the ISR stores a key.
+const INTERRUPTS: &str = "\
+        .ORIG x3000
+        LD R0, ISR_AT
+        STI R0, IVT_AT
+        LD R0, IE
+        STI R0, KBSR_AT
+SPIN    LD R3, GOT
+        BRz SPIN
+        ADD R0, R3, #0
+        OUT
+        HALT
+ISR     ST R0, SAVED
+        LDI R0, KBDR_AT
+        ST R0, GOT
+        LD R0, SAVED
+        RTI
+ISR_AT  .FILL ISR
+IVT_AT  .FILL x0180
+IE      .FILL x4000
+KBSR_AT .FILL xFE00
+KBDR_AT .FILL xFE02
+GOT     .FILL 0
+SAVED   .BLKW 1
+        .END
+";
+
+#[test]
+fn keyboard_interrupt_runs_the_isr_when_input_arrives() {
+    let mut m = machine(INTERRUPTS, "patt");
+    let isr = label(&m, "ISR");
+    let spin = m.run(10_000);
+    assert_eq!(
+        spin.stop, None,
+        "spins without input: no interrupt, no input wait"
+    );
+    assert_eq!(spin.executed, 10_000);
+    m.breakpoints().insert(isr);
+    m.console().push_input(b"k");
+    assert_eq!(m.run(10_000).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), isr);
+    let psr = m.read_register(9).unwrap();
+    assert_eq!(psr & 0x8700, 0x0400, "supervisor mode at priority 4");
+    assert_eq!(m.read_register(6), Some(0x2FFE), "on the supervisor stack");
+    let pushed_pc = m.debug_read(0x2FFE).unwrap();
+    assert!(
+        (0x3004..=0x3005).contains(&pushed_pc),
+        "interrupted in SPIN"
+    );
+    let pushed_psr = m.debug_read(0x2FFF).unwrap();
+    assert_eq!(pushed_psr & 0x8700, 0x8000, "the user-mode PSR is saved");
+    m.breakpoints().remove(isr);
+    assert_eq!(m.run(10_000).stop, Some(StopEvent::Halted));
+    assert_eq!(
+        m.console().take_output(),
+        b"k\n----- Halting the processor ----- \n"
+    );
+}
+
+#[test]
+fn lc3tools_interrupt_switches_stacks_and_rti_restores_user_mode() {
+    // A user program cannot program KBSR or the vector table under lc3tools; the debugger can.
+    let source = "\
+        .ORIG x3000
+SPIN    LD R3, GOT
+        BRz SPIN
+        HALT
+GOT     .FILL 0
+        .END
+        .ORIG x4000
+ISR     LDI R3, KBDR_AT
+        STI R3, GOT_AT
+        RTI
+KBDR_AT .FILL xFE02
+GOT_AT  .FILL x3003
+        .END
+";
+    let mut m = machine(source, "lc3tools");
+    m.debug_write(0x0180, 0x4000).unwrap();
+    m.debug_write(0xFE00, 0x4000).unwrap();
+    m.write_register(6, 0xBEEF);
+    m.breakpoints().insert(0x4002);
+    m.console().push_input(b"z");
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.read_register(9).map(|p| p & 0x8700), Some(0x0400));
+    assert_eq!(m.read_register(11), Some(0xBEEF), "user R6 saved");
+    assert_eq!(m.step(), None, "RTI");
+    assert_eq!(m.read_register(6), Some(0xBEEF));
+    assert_eq!(m.read_register(9).map(|p| p & 0x8700), Some(0x8000));
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Halted));
+    assert_eq!(m.debug_read(0x3003), Ok(b'z' as u32));
+}
+
+#[test]
+fn lc3sim_has_no_interrupts() {
+    let mut m = machine(INTERRUPTS, "lc3sim");
+    m.console().push_input(b"k");
+    let outcome = m.run(10_000);
+    assert_eq!(outcome.stop, None, "keeps spinning: KBSR[14] is ignored");
+    assert_eq!(m.console().pending_input(), 1);
+}
