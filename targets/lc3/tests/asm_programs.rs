@@ -103,3 +103,21 @@ fn directives_program_has_three_blocks() {
     // x3000 and x4000 are too far apart for one classic .obj.
     assert!(write_obj(&p).is_err());
 }
+
+/// The corpus copies must stay byte-identical to the reference probes (checked where the
+/// shared reference directory exists; CI machines may not have it).
+#[test]
+fn probe_copies_match_the_reference() {
+    let shared = PathBuf::from("/work/shared/reference/probes/lc3");
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/asm/lc3");
+    for (reference, copy) in [
+        ("bench.asm", "probe_bench.asm"),
+        ("sem.asm", "probe_sem.asm"),
+    ] {
+        let Ok(original) = std::fs::read_to_string(shared.join(reference)) else {
+            continue;
+        };
+        let ours = std::fs::read_to_string(corpus.join(copy)).unwrap_or_default();
+        assert_eq!(ours, original, "{copy} differs from {reference}");
+    }
+}

@@ -332,10 +332,6 @@ impl<'a> Assembler<'a> {
     fn classify_lc3tools(&self, st: &mut Statement) {
         let first = st.tokens[0].word();
         let second = st.tokens.get(1).map(|t| t.word());
-        let typo = |w: &str| {
-            let (d, name) = mnemonics::nearest(w, false);
-            (d, name)
-        };
         let second_base = second.flatten().and_then(|w| self.base_of(w));
         let Some(w0) = first else {
             st.label = Some(0);
@@ -359,7 +355,7 @@ impl<'a> Assembler<'a> {
             }
             return;
         }
-        let (d0, name0) = typo(w0);
+        let (d0, name0) = mnemonics::nearest(w0, false);
         match second {
             None => {
                 st.label = Some(0);
@@ -371,7 +367,7 @@ impl<'a> Assembler<'a> {
                 st.operands = 2;
             }
             Some(Some(w1)) if mnemonics::register(w1).is_none() => {
-                let (d1, name1) = typo(w1);
+                let (d1, name1) = mnemonics::nearest(w1, false);
                 st.label = Some(0);
                 st.operands = 1;
                 if d1 < d0 && d1 < 2 {
