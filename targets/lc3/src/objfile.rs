@@ -5,6 +5,7 @@
 //!   short gap between blocks with zero words (as if `.BLKW` stood there) and refuses a long gap,
 //!   overlapping blocks, or a first block that is not the lowest (the origin is also the entry
 //!   point): writing zeros over thousands of words would clobber memory the program does not own.
+//!   Such programs can be written one file per block with [`write_block_obj`].
 //! - lc3tools' own `.obj` (magic `1C 30 15 C0 01`, version `01 01`, then records of
 //!   `u16 LE value, u8 is_orig, u32 LE length, length bytes of source text`) can hold several
 //!   blocks; [`read_obj`] accepts it as well as the classic format.
@@ -109,6 +110,15 @@ pub fn write_obj(program: &Program) -> Result<Vec<u8>, ObjError> {
         bytes.extend_from_slice(&w.to_be_bytes());
     }
     Ok(bytes)
+}
+
+/// One block as its own classic object file (for programs whose blocks are too far apart for
+/// [`write_obj`]: one file per `.ORIG`, as lc3as users would write them).
+pub fn write_block_obj(segment: &Segment) -> Vec<u8> {
+    std::iter::once(segment.origin)
+        .chain(segment.words.iter().copied())
+        .flat_map(u16::to_be_bytes)
+        .collect()
 }
 
 /// The `.sym` file in lc3as' format, labels in definition order.
@@ -275,6 +285,15 @@ mod tests {
             Err(ObjError::FirstNotLowest { .. })
         ));
         assert_eq!(write_obj(&program(&[])), Err(ObjError::NoSegments));
+    }
+
+    #[test]
+    fn one_file_per_block() {
+        let p = program(&[(0x3000, &[0xF025]), (0x4000, &[7, 8])]);
+        let files: Vec<Vec<u8>> = p.segments.iter().map(write_block_obj).collect();
+        assert_eq!(files[0], vec![0x30, 0x00, 0xF0, 0x25]);
+        assert_eq!(files[1], vec![0x40, 0x00, 0, 7, 0, 8]);
+        assert_eq!(read_obj(&files[1]).unwrap().segments[0], p.segments[1]);
     }
 
     #[test]
