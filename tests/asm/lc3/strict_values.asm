@@ -9,4 +9,5 @@
 	.BLKW #0
 LBL:	RET		; = xC1C0
 	.FILL LBL	; = x3006
+ADD:	.FILL ADD	; = x3008 ; lc3as lets a label take an opcode's name with a colon
 	.END

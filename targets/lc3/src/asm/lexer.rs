@@ -26,6 +26,9 @@ pub(crate) struct Token {
     pub len: u32,
     /// How many commas stood between this token and the previous one.
     pub commas_before: u8,
+    /// A colon followed (possibly after spaces): lc3as' `LABEL:` form, which lets a label
+    /// take an opcode's name.
+    pub colon_after: bool,
 }
 
 impl Token {
@@ -44,13 +47,18 @@ fn is_separator(c: char) -> bool {
 /// Splits one line (without its line ending) into tokens; the comment is dropped.
 pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
     let chars: Vec<char> = line.chars().collect();
-    let mut tokens = Vec::new();
+    let mut tokens: Vec<Token> = Vec::new();
     let mut i = 0;
     loop {
         let mut commas_before = 0u8;
         while i < chars.len() && is_separator(chars[i]) {
             if chars[i] == ',' {
                 commas_before = commas_before.saturating_add(1);
+            }
+            if chars[i] == ':' && commas_before == 0 {
+                if let Some(previous) = tokens.last_mut() {
+                    previous.colon_after = true;
+                }
             }
             i += 1;
         }
@@ -72,6 +80,7 @@ pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
                 col: start as u32 + 1,
                 len: (end - start) as u32,
                 commas_before,
+                colon_after: false,
             });
             i = end + 1;
             continue;
@@ -94,6 +103,7 @@ pub(crate) fn lex_line(line: &str, strict: bool) -> Vec<Token> {
             col: start as u32 + 1,
             len: (i - start) as u32,
             commas_before,
+            colon_after: false,
         });
     }
     tokens
@@ -281,6 +291,11 @@ mod tests {
             toks.iter().map(|t| t.commas_before).collect::<Vec<_>>(),
             vec![0, 0, 0, 1, 1]
         );
+        assert_eq!(
+            toks.iter().map(|t| t.colon_after).collect::<Vec<_>>(),
+            vec![true, false, false, false, false]
+        );
+        assert!(lex_line("ADD :", true)[0].colon_after);
     }
 
     #[test]

@@ -400,15 +400,16 @@ impl<'a> Assembler<'a> {
         let Some(w0) = st.tokens[0].word() else {
             return unrecognizable(&mut self.rep, &st.tokens[0]);
         };
+        let colon_label = st.tokens[0].colon_after && is_lc3as_label(w0);
         match self.base_of(w0) {
             Some(Base::UnknownDirective) => return unrecognizable(&mut self.rep, &st.tokens[0]),
-            Some(base) => {
+            Some(base) if !colon_label => {
                 st.base = Some((0, base));
                 st.operands = 1;
                 return true;
             }
-            None if !is_lc3as_label(w0) => return unrecognizable(&mut self.rep, &st.tokens[0]),
-            None => {}
+            _ if !is_lc3as_label(w0) => return unrecognizable(&mut self.rep, &st.tokens[0]),
+            _ => {}
         }
         st.label = Some(0);
         st.operands = 1;
