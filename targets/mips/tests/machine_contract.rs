@@ -1,0 +1,335 @@
+//! The `Machine` contract on MIPS: breakpoints before every instruction, `step` past them,
+//! watchpoints reported before the access, the exception handler path, registers and memory as
+//! the debugger sees them, reset, and robustness against arbitrary memory images.
+
+use asmdbg_core::{Machine, MachineOptions, MemError, StopEvent, WatchKind};
+use asmdbg_mips::machine::{REG_CAUSE, REG_EPC, REG_PC, REG_STATUS};
+use asmdbg_mips::{load_machine, Chunk, ChunkKind, MipsMachine, Program};
+
+fn load(src: &str) -> MipsMachine {
+    load_with(src, &MachineOptions::default())
+}
+
+fn load_with(src: &str, opts: &MachineOptions) -> MipsMachine {
+    load_machine("m.asm", src, opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const COUNTER: &str = "
+    .data
+    count: .word 0
+    .text
+    main: li $t0, 3
+    loop: lw $t1, count
+    addi $t1, $t1, 1
+    sw $t1, count
+    addi $t0, $t0, -1
+    bgtz $t0, loop
+";
+
+#[test]
+fn machine_is_send() {
+    fn assert_send<T: Send>() {}
+    assert_send::<MipsMachine>();
+}
+
+#[test]
+fn initial_state_is_mars() {
+    let m = load("nop\n");
+    assert_eq!(m.pc(), 0x0040_0000);
+    assert_eq!(m.read_register(28), Some(0x1000_8000), "gp");
+    assert_eq!(m.read_register(29), Some(0x7fff_effc), "sp");
+    assert_eq!(m.read_register(REG_STATUS), Some(0x0000_ff11));
+    assert_eq!(m.read_register(8), Some(0));
+    assert_eq!(m.registers()[29].name, "sp");
+    assert_eq!(m.registers()[REG_PC].name, "pc");
+    assert_eq!(m.unit_bytes(), 1);
+    assert_eq!(m.word_units(), 4);
+    assert_eq!(m.fault_exit_status(), 0);
+}
+
+#[test]
+fn breakpoints_stop_before_and_step_goes_past() {
+    let mut m = load(COUNTER);
+    let sw = 0x0040_0014; // li (1 word), lw (2), addi (1), sw
+    assert!(m.breakpoints().insert(sw));
+    assert!(m.breakpoints().insert(0x0040_0000));
+    let out = m.run(1000);
+    assert_eq!(out.stop, Some(StopEvent::Breakpoint));
+    assert_eq!(
+        out.executed, 0,
+        "a breakpoint on the first instruction stops at once"
+    );
+    assert_eq!(m.step(), None, "step executes even on a breakpoint");
+    assert_eq!(m.pc(), 0x0040_0004);
+    let out = m.run(1000);
+    assert_eq!(out.stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), sw);
+    assert_eq!(m.peek_word(0x1001_0000), Ok(0), "the sw has not run");
+    m.breakpoints().clear();
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.peek_word(0x1001_0000), Ok(3));
+}
+
+#[test]
+fn breakpoints_outside_the_text_bitmap_work() {
+    let mut m = load("j far\n.text 0x00500000\nfar: nop\n");
+    assert!(m.breakpoints().insert(0x0050_0000));
+    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), 0x0050_0000);
+}
+
+#[test]
+fn write_watch_stops_before_the_store_commits() {
+    let mut m = load(COUNTER);
+    m.watchpoints().insert(0x1001_0000, 4, WatchKind::Write);
+    let out = m.run(1000);
+    assert_eq!(
+        out.stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Write,
+            addr: 0x1001_0000
+        })
+    );
+    assert_eq!(m.pc(), 0x0040_0014, "PC on the sw");
+    assert_eq!(m.peek_word(0x1001_0000), Ok(0), "old value still there");
+    // Resuming executes the store without reporting it again, then stops at the next one.
+    let out = m.run(1000);
+    assert!(matches!(out.stop, Some(StopEvent::Watch { .. })));
+    assert_eq!(out.executed, 7, "sw addi bgtz lui lw addi lui");
+    assert_eq!(m.peek_word(0x1001_0000), Ok(1));
+    assert_eq!(m.step(), None, "step past a watch");
+    assert_eq!(m.peek_word(0x1001_0000), Ok(2));
+}
+
+#[test]
+fn read_watch_and_partial_overlap() {
+    let mut m = load(COUNTER);
+    m.watchpoints().insert(0x1001_0002, 1, WatchKind::Read);
+    let out = m.run(1000);
+    assert_eq!(
+        out.stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Read,
+            addr: 0x1001_0002
+        })
+    );
+    assert_eq!(m.pc(), 0x0040_0008, "second word of the lw expansion");
+}
+
+const HANDLER: &str = "
+    .text
+    main: li $t0, 0x7fffffff
+    add $t1, $t0, $t0
+    li $t2, 0x10010001
+    lw $t3, 0($t2)
+    li $v0, 10
+    syscall
+    .ktext 0x80000180
+    mfc0 $k0, $13
+    mfc0 $k1, $14
+    addiu $s0, $s0, 1
+    sll $s1, $s1, 8
+    or $s1, $s1, $k0
+    mfc0 $s2, $8
+    mfc0 $s3, $12
+    addiu $k1, $k1, 4
+    mtc0 $k1, $14
+    eret
+";
+
+#[test]
+fn exception_handler_runs_with_cause_epc_status_badvaddr() {
+    let mut m = load(HANDLER);
+    let stop = m.run(1000).stop;
+    assert_eq!(stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.read_register(16), Some(2), "handler ran twice");
+    // Cause ExcCode 12 (overflow) then 4 (address error on load), in bits 2..6.
+    assert_eq!(m.read_register(17), Some((12 << 2 << 8) | (4 << 2)));
+    assert_eq!(m.read_register(18), Some(0x1001_0001), "BadVAddr");
+    assert_eq!(
+        m.read_register(19),
+        Some(0x0000_ff13),
+        "EXL set in the handler"
+    );
+    assert_eq!(
+        m.read_register(REG_STATUS),
+        Some(0x0000_ff11),
+        "eret cleared EXL"
+    );
+    assert_eq!(m.read_register(REG_EPC), Some(0x0040_0014 + 4));
+    assert_eq!(m.read_register(REG_CAUSE), Some(4 << 2));
+}
+
+#[test]
+fn unhandled_fault_leaves_pc_on_the_instruction() {
+    let mut m = load("nop\nbreak 3\nnop\n");
+    match m.run(100).stop {
+        Some(StopEvent::Fault(f)) => {
+            assert_eq!(f.pc, 0x0040_0004);
+            assert!(f.message.contains("m.asm line 2: Runtime exception at 0x00400004: break instruction executed; code = 3."), "{}", f.message);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(m.pc(), 0x0040_0004);
+    assert_eq!(m.read_register(REG_EPC), Some(0x0040_0004));
+    assert_eq!(m.read_register(REG_CAUSE), Some(9 << 2));
+}
+
+#[test]
+fn debugger_memory_access() {
+    let mut m = load(".data\nv: .word 0x11223344\n.text\naddiu $v0, $zero, 4\n");
+    assert_eq!(
+        m.peek_word(0x0040_0000),
+        Ok(0x2402_0004),
+        "code reads as its words"
+    );
+    assert_eq!(m.debug_read(0x1001_0000), Ok(0x44));
+    assert_eq!(m.debug_read(0x0000_0000), Err(MemError::Unmapped(0)));
+    assert_eq!(
+        m.debug_read(0x1_0000_0000),
+        Err(MemError::Unmapped(0x1_0000_0000))
+    );
+    assert!(m.debug_write(0x2000_0000, 1).is_err());
+    assert_eq!(m.poke_word(0x7fff_effc, 0xdead_beef), Ok(()));
+    assert_eq!(m.peek_word(0x7fff_effc), Ok(0xdead_beef));
+    // Patch the code: addiu $v0, $zero, 9.
+    assert_eq!(m.poke_word(0x0040_0000, 0x2402_0009), Ok(()));
+    assert_eq!(
+        m.disassemble(0x0040_0000),
+        Some(("addiu $v0,$zero,9".to_string(), 4))
+    );
+    assert_eq!(m.run(10).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.read_register(2), Some(9));
+    assert!(m.write_register(REG_PC, 0x0040_0000));
+    assert_eq!(m.pc(), 0x0040_0000);
+    assert!(m.write_register(0, 5));
+    assert_eq!(m.read_register(0), Some(0), "$zero stays zero");
+    assert_eq!(m.read_register(500), None);
+}
+
+#[test]
+fn disassembly_names_labels() {
+    let m = load("main: nop\nloop: j loop\n");
+    assert_eq!(
+        m.disassemble(0x0040_0004),
+        Some(("j 0x00400004 <loop>".to_string(), 4))
+    );
+    assert_eq!(m.disassemble(0x0040_0008), None);
+}
+
+#[test]
+fn reset_restores_the_loaded_image_and_keeps_breakpoints() {
+    let mut m = load(COUNTER);
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Exited(0)));
+    m.breakpoints().insert(0x0040_0014);
+    m.reset();
+    assert_eq!(m.peek_word(0x1001_0000), Ok(0));
+    assert_eq!(m.pc(), 0x0040_0000);
+    assert_eq!(m.instructions_executed(), 0);
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
+}
+
+#[test]
+fn start_at_main_uses_the_global_main() {
+    let src = ".globl main\nli $s0, 1\nmain: li $s1, 2\n";
+    let opts = MachineOptions {
+        start_at_main: true,
+        ..Default::default()
+    };
+    let mut m = load_with(src, &opts);
+    assert_eq!(m.pc(), 0x0040_0004);
+    m.run(10);
+    assert_eq!(m.read_register(16), Some(0));
+    assert_eq!(m.read_register(17), Some(2));
+}
+
+/// xorshift64*, so the fuzz below is reproducible without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[test]
+fn random_memory_images_never_panic() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for round in 0..200 {
+        let words: Vec<u8> = (0..256)
+            .flat_map(|_| {
+                // Bias towards real opcodes with random fields.
+                let w = rng.next() as u32;
+                let w = if round % 2 == 0 { w } else { w & 0xfc1f_ffff };
+                w.to_le_bytes()
+            })
+            .collect();
+        let data: Vec<u8> = (0..64).map(|_| rng.next() as u8).collect();
+        let mut chunks = vec![
+            Chunk {
+                kind: ChunkKind::Text,
+                addr: 0x0040_0000,
+                bytes: words.clone(),
+            },
+            Chunk {
+                kind: ChunkKind::Data,
+                addr: 0x1001_0000,
+                bytes: data,
+            },
+        ];
+        if round % 3 == 0 {
+            chunks.push(Chunk {
+                kind: ChunkKind::KText,
+                addr: 0x8000_0180,
+                bytes: words[..64].to_vec(),
+            });
+        }
+        let program = Program {
+            chunks,
+            text_start: 0x0040_0000,
+            ..Default::default()
+        };
+        let opts = MachineOptions {
+            delay_slots: round % 4 == 1,
+            virtual_time: true,
+            seed: Some(round),
+            ..Default::default()
+        };
+        let mut m = MipsMachine::new(program, &opts).unwrap_or_else(|e| panic!("{e}"));
+        m.console().push_input(b"12\nabc\n\n");
+        m.console().close_input();
+        for reg in 1..32 {
+            m.write_register(reg, rng.next() & 0xffff_ffff);
+        }
+        let mut left = 5_000u64;
+        while left > 0 {
+            let out = m.run(left);
+            left = left.saturating_sub(out.executed.max(1));
+            match out.stop {
+                Some(StopEvent::Fault(_)) | Some(StopEvent::Exited(_)) | None => break,
+                Some(StopEvent::NeedInput) => break,
+                Some(_) => {}
+            }
+        }
+        for i in 0..256u64 {
+            let _ = m.disassemble(0x0040_0000 + 4 * i);
+        }
+    }
+}
+
+#[test]
+fn loading_rejects_chunks_outside_the_segments() {
+    let program = Program {
+        chunks: vec![Chunk {
+            kind: ChunkKind::Data,
+            addr: 0x2000_0000,
+            bytes: vec![1],
+        }],
+        text_start: 0x0040_0000,
+        ..Default::default()
+    };
+    assert!(MipsMachine::new(program, &MachineOptions::default()).is_err());
+}
