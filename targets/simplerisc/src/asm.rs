@@ -414,9 +414,17 @@ impl Assembler {
                 while b > a && chars[b - 1].is_whitespace() {
                     b -= 1;
                 }
+                // An empty operand is shown at the comma that delimits it.
+                let at = if a < b {
+                    a
+                } else if start > 0 {
+                    start - 1
+                } else {
+                    i
+                };
                 pieces.push(Piece {
                     text: chars[a..b].iter().collect(),
-                    col: rest.col + a as u32,
+                    col: rest.col + at as u32,
                 });
                 start = i + 1;
             }
@@ -438,15 +446,14 @@ impl Assembler {
         let (alu, modifier) = match ALU_NAMES.iter().position(|n| *n == lower) {
             Some(i) => (Some(i as u32), Modifier::Default),
             None => {
-                let (base, last) = lower.split_at(lower.len().saturating_sub(1));
-                let modifier = match last {
-                    "u" => Some(Modifier::Unsigned),
-                    "h" => Some(Modifier::High),
-                    _ => None,
-                };
-                match (ALU_NAMES.iter().position(|n| *n == base), modifier) {
-                    (Some(i), Some(m)) => (Some(i as u32), m),
-                    _ => (None, Modifier::Default),
+                let with_modifier = [('u', Modifier::Unsigned), ('h', Modifier::High)]
+                    .iter()
+                    .find_map(|&(suffix, m)| Some((lower.strip_suffix(suffix)?, m)));
+                match with_modifier
+                    .and_then(|(base, m)| Some((ALU_NAMES.iter().position(|n| *n == base)?, m)))
+                {
+                    Some((i, m)) => (Some(i as u32), m),
+                    None => (None, Modifier::Default),
                 }
             }
         };
@@ -503,16 +510,16 @@ impl Assembler {
                 Some(Insn::branch(op, target.wrapping_sub(index) as i32))
             }
             _ => {
-                let hint = if lower.starts_with('.') {
-                    "unknown directive (SimpleRISC has `.print` and `.encode`)"
+                let text = &stmt.mnemonic.text;
+                let message = if lower.starts_with('.') {
+                    format!(
+                        "invalid instruction: unknown directive `{text}` (SimpleRISC has only \
+                         `.print` and `.encode`)"
+                    )
                 } else {
-                    "unknown instruction"
+                    format!("invalid instruction: unknown instruction `{text}`")
                 };
-                self.error_at(
-                    line,
-                    &stmt.mnemonic,
-                    format!("invalid instruction: {hint} `{}`", stmt.mnemonic.text),
-                );
+                self.error_at(line, &stmt.mnemonic, message);
                 None
             }
         }
@@ -666,6 +673,17 @@ impl Assembler {
             return Some(label.slot);
         }
         let name = &piece.text;
+        if parse_number(name).is_ok() {
+            self.error_at(
+                line,
+                piece,
+                format!(
+                    "The label does not exist: `{name}` is a number; branch and call targets \
+                     are labels"
+                ),
+            );
+            return None;
+        }
         let other = match name.strip_prefix('.') {
             Some(bare) => bare.to_string(),
             None => format!(".{name}"),

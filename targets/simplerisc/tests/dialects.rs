@@ -1,0 +1,149 @@
+//! Programs written in each dialect the course emulators accept run the same way, and errors
+//! are reported the way students see them.
+
+mod common;
+
+use asmdbg_core::{MachineOptions, StopEvent};
+use common::{errors, errors_with, load, load_with, reg, run, run_ok};
+
+#[test]
+fn print_formats_registers_like_the_interpreter() {
+    let mut m = load(
+        ".main:\n\tmov r0, 0\n\tmov r1, 120\n\tmov r2, -7\n\tmov r14, 1234\n\tmov r15, 3\n\
+         \t.print r0, r1, r2, sp, ra\n",
+    );
+    let (stop, out) = run(&mut m);
+    assert_eq!(stop, StopEvent::Halted);
+    assert_eq!(out, "r0 : 0\nr1 : 120\nr2 : -7\nr14: 1234\nr15: 3\n");
+}
+
+#[test]
+fn encode_prints_when_reached_and_does_not_execute() {
+    let mut m = load(
+        ".main:\n\tmov r1, 1\n\t.encode   add r1, r1, 5   @ not executed\n\t.print r1\n\
+         \t.encode\tmov r5, 100\n",
+    );
+    let (_, out) = run(&mut m);
+    assert_eq!(
+        out,
+        "add r1, r1, 5: 0x04440005\nr1 : 1\nmov r5, 100: 0x4d400064\n"
+    );
+    assert_eq!(reg(&m, 5), 0);
+}
+
+#[test]
+fn labels_with_and_without_dots_alone_or_before_code() {
+    let m = run_ok(
+        "  start:\n\
+         mov r1, 0\n\
+         \t.again: add r1, r1, 1\n\
+         cmp r1, 3\n\
+         beq done\n\
+         b .again\n\
+         done: .finish:\n",
+    );
+    assert_eq!(reg(&m, 1), 3);
+}
+
+#[test]
+fn comments_in_every_style() {
+    let m = run_ok(
+        "/* header\n   mov r1, 99\n*/\n\
+         .main: // entry\n\
+         \tmov r1, 1 @ one\n\
+         \tadd r1, r1, /* two */ 2 // three\n\
+         \t/* mov r1, 77 */ add r1, r1, 4\n\
+         @ mov r1, 55\n\
+         // mov r1, 66\n",
+    );
+    assert_eq!(reg(&m, 1), 7);
+}
+
+#[test]
+fn hash_and_semicolon_are_not_comments() {
+    let e = errors("mov r1, 1 # no\n");
+    assert!(e.contains("t.asm:1:9"), "{e}");
+    let e = errors("mov r1, 1 ; no\n");
+    assert!(
+        e.contains("t.asm:1:9: error: invalid instruction: `1 ; no`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn crlf_upper_case_and_tight_commas() {
+    let m = run_ok(".main:\r\n\tMOV R1,5\r\n\tADDU R2,R1,0XFF\r\n\tmov r3,sp\r\n");
+    assert_eq!(reg(&m, 1), 5);
+    assert_eq!(reg(&m, 2), 260);
+    assert_eq!(reg(&m, 3), 4092);
+}
+
+#[test]
+fn hex_with_spaces_and_signs() {
+    let m = run_ok("mov r1, 0x a25\nmov r2, 0x    4\t\t d  4\nmov r3, -0x10\nmov r4, +12\nmov r5, 0x0000000010\n");
+    assert_eq!(reg(&m, 1), 0xa25);
+    assert_eq!(reg(&m, 2), 0x4d4);
+    assert_eq!(reg(&m, 3) as i32, -16);
+    assert_eq!(reg(&m, 4), 12);
+    assert_eq!(reg(&m, 5), 16);
+}
+
+#[test]
+fn memory_operand_forms() {
+    let m = run_ok(
+        "mov r1, 11\nmov r2, 200\n\
+         st r1, [sp]\nst r1, 4[r2]\nst r1, 0x8 [ r2 ]\nst r1, -4[sp]\n\
+         ld r3, [ sp ]\nld r4, 0x4[r2]\nld r5, 8[r2]\nld r6, -0x4[sp]\n",
+    );
+    for r in 3..=6 {
+        assert_eq!(reg(&m, r), 11, "r{r}");
+    }
+}
+
+#[test]
+fn error_report_has_file_line_column_and_caret() {
+    let e = errors(".main:\n\tmov r1, 5\n\tadd r1, r1, 0x12345\n\tb .nope\n");
+    assert_eq!(
+        e,
+        "t.asm:3:14: error: invalid instruction: immediate `0x12345` does not fit in 16 bits \
+         (-32768..65535, or 0x0..0xFFFF); build larger constants with `movh` and `addu`\n\
+         \tadd r1, r1, 0x12345\n\
+         \t            ^~~~~~~\n\
+         t.asm:4:4: error: The label does not exist: no label `.nope` is defined\n\
+         \tb .nope\n\
+         \t  ^~~~~\n\
+         2 errors found; nothing was assembled\n"
+    );
+}
+
+#[test]
+fn no_mul_rejects_mul_div_mod_and_only_them() {
+    let opts = MachineOptions {
+        no_mul: true,
+        ..MachineOptions::default()
+    };
+    let e = errors_with(
+        "mul r1, r1, r1\nmulh r1, r1, 2\ndiv r1, r1, 3\nmod r2, r2, r2\n",
+        &opts,
+    );
+    assert!(e.contains("4 errors found"), "{e}");
+    assert!(
+        e.contains("t.asm:2:1: error: `mulh` does not exist in this course variant"),
+        "{e}"
+    );
+    assert!(e.contains("no mul, div or mod"), "{e}");
+    let m = load_with("mov r1, 3\nlsl r1, r1, 2\nmul:\n", &opts);
+    drop(m);
+    // Without the option they assemble.
+    let m = run_ok("mov r1, 6\nmul r1, r1, 7\n");
+    assert_eq!(reg(&m, 1), 42);
+}
+
+#[test]
+fn every_error_is_reported_not_just_the_first() {
+    let e = errors("foo\nadd r1\nmov r20, 1\nb x\nld r1, 3[r2\n/* open\n");
+    for line in 1..=6 {
+        assert!(e.contains(&format!("t.asm:{line}:")), "line {line}:\n{e}");
+    }
+    assert!(e.contains("6 errors found"), "{e}");
+}
