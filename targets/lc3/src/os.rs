@@ -33,7 +33,7 @@ const COMMON_SOURCE: &str = include_str!("os/common.asm");
 /// and LEA; RTI, keyboard interrupts and the privilege/illegal-opcode exceptions of the 2nd
 /// edition book, without 3rd-edition access control. Programs start in user mode with the
 /// supervisor stack at x3000, so interrupts and exceptions never push onto an unset R6.
-pub const PATT: Profile = Profile {
+pub static PATT: Profile = Profile {
     name: "patt",
     semantics: Semantics {
         trap_through_stack: false,
@@ -51,7 +51,7 @@ pub const PATT: Profile = Profile {
 };
 
 /// `lc3tools`: 3rd edition throughout; starts at the origin in user mode, PSR x8002, SSP x3000.
-pub const LC3TOOLS: Profile = Profile {
+pub static LC3TOOLS: Profile = Profile {
     name: "lc3tools",
     semantics: Semantics {
         trap_through_stack: true,
@@ -71,7 +71,7 @@ pub const LC3TOOLS: Profile = Profile {
 /// `lc3sim`: 2nd edition without privilege, interrupts or RTI; an illegal instruction stops the
 /// machine with lc3sim's message. Its PSR display is not architectural, so the PSR here is
 /// supervisor mode with Z set (the CC lc3sim shows at start).
-pub const LC3SIM: Profile = Profile {
+pub static LC3SIM: Profile = Profile {
     name: "lc3sim",
     semantics: Semantics {
         trap_through_stack: false,
@@ -90,7 +90,7 @@ pub const LC3SIM: Profile = Profile {
 
 pub static PROFILES: [&Profile; 3] = [&PATT, &LC3TOOLS, &LC3SIM];
 
-const PROFILE_NAMES: [&str; 3] = [PATT.name, LC3TOOLS.name, LC3SIM.name];
+const PROFILE_NAMES: [&str; 3] = ["patt", "lc3tools", "lc3sim"];
 
 /// Names accepted by `--profile`, the default first.
 pub fn profile_names() -> &'static [&'static str] {
@@ -136,7 +136,7 @@ impl Profile {
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         let slot = PROFILES
             .iter()
-            .position(|p| std::ptr::eq(*p, self))
+            .position(|p| p.name == self.name)
             .and_then(|i| IMAGES.get(i));
         match slot {
             Some(cell) => cell
