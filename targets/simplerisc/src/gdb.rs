@@ -1,0 +1,343 @@
+//! How gdb sees a SimpleRISC machine: as an ARM M-profile core (gdb has no SimpleRISC
+//! architecture and rejects unknown ones) whose r0–r12 are SimpleRISC's r0–r12, with sp = r14,
+//! lr = ra and pc, plus a custom feature with r13, r14, r15 and `flags [E GT]`
+//! (gdb-clients.md §3 and its appendix: `break`, `next` over `call`, `bt`, `finish` and
+//! watchpoints verified with gdb-multiarch 13.1).
+//!
+//! Addresses: gdb has one address space, SimpleRISC two. Data keeps its own addresses
+//! (`x/36dw 1000`, `watch *(int *)1144` mean what the program means), and code is shown at
+//! [`CODE_BASE`] + 4 × slot. The pc and lr gdb sees are in that code view; r15 in the custom
+//! feature is `ra` exactly as the program sees it.
+
+use std::num::NonZeroUsize;
+
+use asmdbg_core::gdb::GdbMachine;
+use asmdbg_core::{Machine, MemError};
+use gdbstub::arch::{Arch, RegId, Registers};
+
+use crate::machine::{SrMachine, REG_FLAGS};
+use crate::program::Slot;
+
+/// gdb's address of code slot 0. Above the largest data memory (`--mem-size` ≤ 1 GiB), so the
+/// two views never overlap.
+pub const CODE_BASE: u64 = 0x8000_0000;
+
+/// `nop`: what gdb reads for `.print`/`.encode` slots, which have no machine encoding.
+const NOP_WORD: u32 = 0x6800_0000;
+
+/// The target description (gdb-clients.md appendix, SimpleRISC).
+pub const TARGET_XML: &str = r#"<?xml version="1.0"?>
+<!DOCTYPE target SYSTEM "gdb-target.dtd">
+<target version="1.0">
+  <architecture>arm</architecture>
+  <osabi>none</osabi>
+  <feature name="org.gnu.gdb.arm.m-profile">
+    <reg name="r0" bitsize="32" type="int"/>
+    <reg name="r1" bitsize="32" type="int"/>
+    <reg name="r2" bitsize="32" type="int"/>
+    <reg name="r3" bitsize="32" type="int"/>
+    <reg name="r4" bitsize="32" type="int"/>
+    <reg name="r5" bitsize="32" type="int"/>
+    <reg name="r6" bitsize="32" type="int"/>
+    <reg name="r7" bitsize="32" type="int"/>
+    <reg name="r8" bitsize="32" type="int"/>
+    <reg name="r9" bitsize="32" type="int"/>
+    <reg name="r10" bitsize="32" type="int"/>
+    <reg name="r11" bitsize="32" type="int"/>
+    <reg name="r12" bitsize="32" type="int"/>
+    <reg name="sp" bitsize="32" type="data_ptr"/>
+    <reg name="lr" bitsize="32" type="code_ptr"/>
+    <reg name="pc" bitsize="32" type="code_ptr"/>
+    <reg name="xpsr" bitsize="32" regnum="25" type="ieee_single"/>
+  </feature>
+  <feature name="org.simplerisc.core">
+    <flags id="sr_flags" size="4">
+      <field name="E" start="0" end="0"/>
+      <field name="GT" start="1" end="1"/>
+    </flags>
+    <reg name="r13" bitsize="32" type="int" regnum="26"/>
+    <reg name="r14" bitsize="32" type="data_ptr"/>
+    <reg name="r15" bitsize="32" type="code_ptr"/>
+    <reg name="flags" bitsize="32" type="sr_flags"/>
+  </feature>
+</target>
+"#;
+
+/// The gdb architecture of a SimpleRISC machine.
+pub enum SrGdb {}
+
+impl Arch for SrGdb {
+    type Usize = u32;
+    type Registers = SrGdbRegs;
+    type RegId = SrGdbRegId;
+    type BreakpointKind = usize;
+
+    fn target_description_xml() -> Option<&'static str> {
+        Some(TARGET_XML)
+    }
+}
+
+/// The `g` packet, in regnum order: 0–15 (ARM r0–r12, sp, lr, pc), 25 (xpsr), 26–29 (r13,
+/// r14, r15, flags); 21 words, little endian.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SrGdbRegs {
+    pub words: [u32; 21],
+}
+
+/// Positions in [`SrGdbRegs::words`].
+const SP: usize = 13;
+const LR: usize = 14;
+const PC: usize = 15;
+const XPSR: usize = 16;
+const R13: usize = 17;
+const R14: usize = 18;
+const R15: usize = 19;
+const FLAGS: usize = 20;
+
+impl Registers for SrGdbRegs {
+    type ProgramCounter = u32;
+
+    fn pc(&self) -> u32 {
+        self.words[PC]
+    }
+
+    fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
+        for w in &self.words {
+            w.to_le_bytes()
+                .into_iter()
+                .for_each(|b| write_byte(Some(b)));
+        }
+    }
+
+    fn gdb_deserialize(&mut self, bytes: &[u8]) -> Result<(), ()> {
+        if bytes.len() != 4 * self.words.len() {
+            return Err(());
+        }
+        for (w, c) in self.words.iter_mut().zip(bytes.chunks_exact(4)) {
+            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        Ok(())
+    }
+}
+
+/// A register by gdb regnum: its position in [`SrGdbRegs::words`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SrGdbRegId(pub usize);
+
+impl RegId for SrGdbRegId {
+    fn from_raw_id(id: usize) -> Option<(Self, Option<NonZeroUsize>)> {
+        let position = match id {
+            0..=15 => id,
+            25..=29 => id - 25 + XPSR,
+            _ => return None,
+        };
+        Some((SrGdbRegId(position), NonZeroUsize::new(4)))
+    }
+}
+
+fn to_code_view(code_addr: u32) -> u32 {
+    (CODE_BASE as u32).wrapping_add(code_addr)
+}
+
+fn from_code_view(gdb_addr: u32) -> u32 {
+    gdb_addr.wrapping_sub(CODE_BASE as u32)
+}
+
+impl SrMachine {
+    fn reg32(&self, index: usize) -> u32 {
+        self.read_register(index).unwrap_or(0) as u32
+    }
+
+    /// The word gdb reads at code slot `index`.
+    fn code_word(&self, index: u64) -> Option<u32> {
+        match self.program().slots.get(usize::try_from(index).ok()?)? {
+            Slot::Word(w) => Some(*w),
+            Slot::Print(_) | Slot::Encode { .. } => Some(NOP_WORD),
+        }
+    }
+
+    /// Writes the register at `position` of the `g` layout.
+    fn write_gdb_position(&mut self, position: usize, value: u32) -> bool {
+        let v = u64::from(value);
+        match position {
+            0..=12 => self.write_register(position, v),
+            SP | R14 => self.write_register(14, v),
+            LR => self.write_register(15, u64::from(from_code_view(value))),
+            R15 => self.write_register(15, v),
+            PC => {
+                self.set_pc(u64::from(from_code_view(value)));
+                true
+            }
+            R13 => self.write_register(13, v),
+            XPSR | FLAGS => self.write_register(REG_FLAGS, v),
+            _ => false,
+        }
+    }
+}
+
+impl GdbMachine for SrMachine {
+    type Arch = SrGdb;
+
+    fn target_xml(&self) -> &'static str {
+        TARGET_XML
+    }
+
+    fn gdb_read_registers(&self, regs: &mut SrGdbRegs) {
+        for r in 0..=12 {
+            regs.words[r] = self.reg32(r);
+        }
+        regs.words[SP] = self.reg32(14);
+        regs.words[LR] = to_code_view(self.reg32(15));
+        regs.words[PC] = to_code_view(self.pc() as u32);
+        regs.words[XPSR] = self.reg32(REG_FLAGS);
+        regs.words[R13] = self.reg32(13);
+        regs.words[R14] = self.reg32(14);
+        regs.words[R15] = self.reg32(15);
+        regs.words[FLAGS] = self.reg32(REG_FLAGS);
+    }
+
+    fn gdb_write_registers(&mut self, regs: &SrGdbRegs) {
+        let mut before = SrGdbRegs::default();
+        self.gdb_read_registers(&mut before);
+        // sp/r14, lr/r15 and xpsr/flags are two names for one register: write only the ones
+        // gdb changed, so a change made through either name wins.
+        for (position, (&new, &old)) in regs.words.iter().zip(&before.words).enumerate() {
+            if new != old {
+                self.write_gdb_position(position, new);
+            }
+        }
+    }
+
+    fn gdb_read_register(&self, id: SrGdbRegId, buf: &mut [u8]) -> Option<usize> {
+        let mut regs = SrGdbRegs::default();
+        self.gdb_read_registers(&mut regs);
+        let bytes = regs.words.get(id.0)?.to_le_bytes();
+        let n = bytes.len().min(buf.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        Some(n)
+    }
+
+    fn gdb_write_register(&mut self, id: SrGdbRegId, val: &[u8]) -> bool {
+        let value = val
+            .iter()
+            .take(4)
+            .rev()
+            .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
+        self.write_gdb_position(id.0, value)
+    }
+
+    fn gdb_code_to_native(&self, addr: u64) -> u64 {
+        // Addresses below the code view map far outside the code, where nothing executes.
+        addr.wrapping_sub(CODE_BASE)
+    }
+
+    fn gdb_read_byte(&self, addr: u64) -> Result<u8, MemError> {
+        if addr < CODE_BASE {
+            return Ok(self.debug_read(addr)? as u8);
+        }
+        let offset = addr - CODE_BASE;
+        let word = self.code_word(offset / 4).ok_or(MemError::Unmapped(addr))?;
+        Ok((word >> (8 * (offset % 4))) as u8)
+    }
+
+    fn gdb_write_byte(&mut self, addr: u64, value: u8) -> Result<(), MemError> {
+        if addr < CODE_BASE {
+            return self.debug_write(addr, u32::from(value));
+        }
+        // Harvard memory: the program cannot change its code, and neither can gdb.
+        Err(MemError::ReadOnly(addr))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use asmdbg_core::MachineOptions;
+
+    fn machine() -> SrMachine {
+        let src = ".main:\n\tmov r1, 7\n\tcall .f\n\t.print r1\n.f:\tmov r13, -2\n\tret\n";
+        match crate::load_machine("g.asm", src, &MachineOptions::default()) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn g_packet_maps_registers_and_code_view() {
+        let mut m = machine();
+        assert_eq!(m.run(3).executed, 3); // mov, call, mov r13
+        let mut regs = SrGdbRegs::default();
+        m.gdb_read_registers(&mut regs);
+        assert_eq!(regs.words[1], 7);
+        assert_eq!(regs.words[SP], 4092);
+        assert_eq!(regs.words[LR], 0x8000_0008, "ra = 8 in the code view");
+        assert_eq!(regs.words[PC], 0x8000_0010, "ret at slot 4");
+        assert_eq!(regs.words[R13], (-2i32) as u32);
+        assert_eq!(regs.words[R14], 4092);
+        assert_eq!(regs.words[R15], 8);
+        let mut bytes = Vec::new();
+        regs.gdb_serialize(|b| bytes.push(b.unwrap_or(0)));
+        assert_eq!(bytes.len(), 84);
+        assert_eq!(&bytes[60..64], &[0x10, 0, 0, 0x80]);
+        let mut back = SrGdbRegs::default();
+        assert_eq!(back.gdb_deserialize(&bytes), Ok(()));
+        assert_eq!(back, regs);
+        assert_eq!(back.gdb_deserialize(&bytes[1..]), Err(()));
+    }
+
+    #[test]
+    fn writes_through_either_name() {
+        let mut m = machine();
+        let mut regs = SrGdbRegs::default();
+        m.gdb_read_registers(&mut regs);
+        regs.words[SP] = 100;
+        regs.words[FLAGS] = 2;
+        regs.words[PC] = 0x8000_0004;
+        m.gdb_write_registers(&regs);
+        assert_eq!(m.read_register(14), Some(100));
+        assert_eq!(m.read_register(REG_FLAGS), Some(2));
+        assert_eq!(m.pc(), 4);
+        m.gdb_read_registers(&mut regs);
+        regs.words[R14] = 200;
+        regs.words[LR] = 0x8000_000c;
+        m.gdb_write_registers(&regs);
+        assert_eq!(m.read_register(14), Some(200));
+        assert_eq!(m.read_register(15), Some(12));
+        assert!(m.gdb_write_register(SrGdbRegId(PC), &[8, 0, 0, 0x80]));
+        assert_eq!(m.pc(), 8);
+        let mut buf = [0u8; 4];
+        assert_eq!(m.gdb_read_register(SrGdbRegId(R15), &mut buf), Some(4));
+        assert_eq!(buf, [12, 0, 0, 0]);
+        assert_eq!(SrGdbRegId::from_raw_id(26).map(|r| r.0 .0), Some(R13));
+        assert_eq!(SrGdbRegId::from_raw_id(25).map(|r| r.0 .0), Some(XPSR));
+        assert!(SrGdbRegId::from_raw_id(16).is_none());
+        assert!(SrGdbRegId::from_raw_id(30).is_none());
+    }
+
+    #[test]
+    fn memory_views() {
+        let mut m = machine();
+        m.poke_word(1000, 0x0403_0201).unwrap();
+        assert_eq!(m.gdb_read_byte(1001), Ok(2));
+        assert_eq!(m.gdb_write_byte(1003, 9), Ok(()));
+        assert_eq!(m.peek_word(1000), Ok(0x0903_0201));
+        assert_eq!(m.gdb_read_byte(4096), Err(MemError::Unmapped(4096)));
+        // mov r1, 7 = 0x4c400007, little endian.
+        let code: Vec<u8> = (0..4)
+            .map(|i| m.gdb_read_byte(CODE_BASE + i).unwrap())
+            .collect();
+        assert_eq!(code, [0x07, 0x00, 0x40, 0x4c]);
+        assert_eq!(m.gdb_read_byte(CODE_BASE + 8), Ok(0), ".print reads as nop");
+        assert_eq!(m.gdb_read_byte(CODE_BASE + 11), Ok(0x68));
+        assert_eq!(
+            m.gdb_read_byte(CODE_BASE + 20),
+            Err(MemError::Unmapped(CODE_BASE + 20))
+        );
+        assert_eq!(
+            m.gdb_write_byte(CODE_BASE, 0),
+            Err(MemError::ReadOnly(CODE_BASE))
+        );
+        assert_eq!(m.gdb_code_to_native(CODE_BASE + 12), 12);
+        assert_eq!(m.native_to_gdb(1144), 1144);
+    }
+}
