@@ -143,6 +143,11 @@ fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let opts = args.machine.options();
     match file.isa {
         Isa::Lc3 => serve(load::load_lc3(&file, &opts)?, args, console::LineMode::Raw),
+        Isa::SimpleRisc => serve(
+            load::load_simplerisc(&file, &opts)?,
+            args,
+            console::LineMode::Raw,
+        ),
         other => Err(SetupError::from(asmdbg_core::LoadError::Option(format!(
             "{}: debugging the {other} machine is not available in this build yet",
             file.path
