@@ -51,7 +51,8 @@ pub struct Semantics {
     pub trap_through_stack: bool,
     /// 2nd edition: LEA sets the condition codes from its result.
     pub lea_sets_cc: bool,
-    /// 3rd edition: user-mode accesses to x0000–x2FFF and xFE00–xFFFF raise ACV (vector x02).
+    /// 3rd edition: user-mode loads, stores and instruction fetches at x0000–x2FFF and
+    /// xFE00–xFFFF raise ACV (vector x02).
     pub access_control: bool,
     /// Keyboard interrupts (KBSR bit 14, vector x80, PL4).
     pub interrupts: bool,
@@ -327,6 +328,7 @@ impl Cpu {
         }
     }
 
+    #[cold]
     fn protected(&self, addr: u16) -> bool {
         self.semantics.access_control && self.is_user() && !(USER_BASE..DEVICE_BASE).contains(&addr)
     }
@@ -427,6 +429,9 @@ impl Cpu {
     /// use the incremented PC).
     #[inline(always)]
     fn execute<const WATCH: bool>(&mut self) -> Result<(), Exit> {
+        if self.pc.wrapping_sub(self.plain_lo) >= self.plain_len && self.protected(self.pc) {
+            return Err(Exit::Exception(VEC_ACCESS));
+        }
         let word = self.mem[self.pc as usize];
         self.pc = self.pc.wrapping_add(1);
         let next = self.pc;
@@ -533,6 +538,8 @@ impl Cpu {
             }
             Exit::Halted => (true, Some(StopEvent::Halted)),
             Exit::Exception(vector) if self.semantics.exceptions => {
+                // lc3tools pushes the faulting instruction's own address, not the next one.
+                self.pc = at;
                 self.enter_supervisor(0x0100 + u16::from(vector), None);
                 (true, None)
             }

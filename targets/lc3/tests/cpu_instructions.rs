@@ -214,7 +214,10 @@ fn rti_in_user_mode_is_a_privilege_violation() {
     steps(&mut cpu, 1);
     assert_eq!(cpu.pc, 0x0500);
     assert!(!cpu.is_user());
-    assert_eq!(cpu.mem[0x2FFE], 0x3001);
+    assert_eq!(
+        cpu.mem[0x2FFE], 0x3000,
+        "the faulting instruction's address is pushed"
+    );
     // patt has the same exception (2nd edition book).
     let mut cpu = cpu_with(PATT.semantics, PSR_USER | Z, &[0x8000]);
     cpu.mem[0x0100] = 0x0600;
@@ -231,6 +234,7 @@ fn illegal_and_reserved_opcodes_raise_exception_x01() {
         assert_eq!(cpu.pc, 0x0700, "word x{word:04X}");
         assert_eq!(cpu.psr & PSR_USER, 0);
         assert_eq!(cpu.mem[0x2FFF], PSR_USER | Z);
+        assert_eq!(cpu.mem[0x2FFE], 0x3000);
     }
 }
 
@@ -274,6 +278,27 @@ fn user_access_to_system_space_is_an_access_violation() {
     cpu.mem[0x0200] = 43;
     steps(&mut cpu, 1);
     assert_eq!(cpu.regs[0], 43);
+}
+
+#[test]
+fn user_fetch_from_system_space_is_an_access_violation() {
+    // JMP R1 to x0200 in user mode: the jump works, fetching there raises ACV.
+    let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | Z, &[0xC040]);
+    cpu.mem[0x0102] = 0x0800;
+    cpu.mem[0x0200] = 0x1021; // ADD R0,R0,#1, never executed
+    cpu.regs[1] = 0x0200;
+    steps(&mut cpu, 2);
+    assert_eq!(cpu.pc, 0x0800);
+    assert_eq!(cpu.regs[0], 0);
+    assert_eq!(cpu.mem[0x2FFE], 0x0200);
+    // Supervisor mode may run there; patt has no access control.
+    for (semantics, psr) in [(LC3TOOLS.semantics, Z), (PATT.semantics, PSR_USER | Z)] {
+        let mut cpu = cpu_with(semantics, psr, &[0xC040]);
+        cpu.mem[0x0200] = 0x1021;
+        cpu.regs[1] = 0x0200;
+        steps(&mut cpu, 2);
+        assert_eq!((cpu.pc, cpu.regs[0]), (0x0201, 1));
+    }
 }
 
 #[test]
