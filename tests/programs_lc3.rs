@@ -1,0 +1,143 @@
+//! The LC-3 game programs (programs/lc3/), played end to end through the built binary exactly as
+//! a user runs them: `asmdbg run programs/lc3/GAME.asm --input tests/programs/lc3/SCENARIO.in`.
+//! Each scenario's stdout must equal `SCENARIO.out` byte for byte and the run must end with exit
+//! status 0 (the program HALTs; the default `patt` profile prints the McGraw-Hill simulator's
+//! "----- Halting the processor -----" banner, which is part of every transcript).
+//!
+//! The transcripts were derived from the assignments in ../shared/specs/ (Nim and Connect-4: the
+//! specs' sample runs with the PDF artefacts removed, plus every invalid move the specs list;
+//! Dots and Boxes: full games covering every rule), not captured from the programs.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `asmdbg run programs/lc3/<program>.asm --input tests/programs/lc3/<scenario>.in` (plus
+/// `extra` arguments) from the repository root and compares its stdout with `<scenario>.out`.
+fn play(program: &str, scenario: &str, extra: &[&str]) {
+    let asm = format!("programs/lc3/{program}.asm");
+    let input = format!("tests/programs/lc3/{scenario}.in");
+    let expected_path = root().join(format!("tests/programs/lc3/{scenario}.out"));
+    let expected = std::fs::read(&expected_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
+    let output = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+        .current_dir(root())
+        .args(["run", &asm, "--input", &input, "--max-steps", "50000000"])
+        .args(extra)
+        .output()
+        .expect("asmdbg runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.stdout != expected {
+        let same = output
+            .stdout
+            .iter()
+            .zip(&expected)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let line = expected[..same].iter().filter(|&&b| b == b'\n').count() + 1;
+        panic!(
+            "{scenario}: stdout differs from {} at byte {same} (line {line})\n\
+             --- expected (from there) ---\n{}\n--- actual (from there) ---\n{}\n--- stderr ---\n{stderr}",
+            expected_path.display(),
+            excerpt(&expected[same..]),
+            excerpt(&output.stdout[same..]),
+        );
+    }
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{scenario}: exit status (stderr: {stderr})"
+    );
+}
+
+/// Up to 300 bytes, with escapes so that trailing spaces and newlines are visible.
+fn excerpt(bytes: &[u8]) -> String {
+    let shown = &bytes[..bytes.len().min(300)];
+    String::from_utf8_lossy(shown).escape_debug().to_string()
+}
+
+// ---- Nim (lc3-nim.md) -------------------------------------------------------------------------
+
+/// The spec's sample run: B2 A1 C6 G1(invalid) B3 A3(invalid) C2 A1 A*(invalid) &4(invalid) A1,
+/// "Player 2 Wins.".
+#[test]
+fn nim_sample_run() {
+    play("nim", "nim-sample", &[]);
+}
+
+/// Every invalid move of the spec's text (D4, A9, A*, &4) and more (A0, lower case, too many
+/// rocks, characters just outside A-C and 1-9, a row already empty), then a game that Player 1
+/// wins.
+#[test]
+fn nim_invalid_moves_and_player_one_wins() {
+    play("nim", "nim-invalid", &[]);
+}
+
+// ---- Connect-4 (lc3-connect4.md) --------------------------------------------------------------
+
+/// The spec's sample run on the full 6x6 board: Player 1 wins on a rising diagonal.
+#[test]
+fn connect4_sample_run() {
+    play("connect4", "connect4-sample", &[]);
+}
+
+/// D and 7 (the spec's examples), 0, an empty line, two keys, a lower-case letter, a full
+/// column; then Player 2 wins with four in the bottom row.
+#[test]
+fn connect4_invalid_moves_full_column_and_horizontal_win() {
+    play("connect4", "connect4-invalid", &[]);
+}
+
+/// Player 2 wins four in a column.
+#[test]
+fn connect4_vertical_win() {
+    play("connect4", "connect4-vertical", &[]);
+}
+
+/// Player 2 wins on a falling diagonal, completed in its middle.
+#[test]
+fn connect4_falling_diagonal_win() {
+    play("connect4", "connect4-diagonal", &[]);
+}
+
+/// All 36 cells filled without four in a row: "Tie Game.".
+#[test]
+fn connect4_tie_game() {
+    play("connect4", "connect4-tie", &[]);
+}
+
+// ---- Dots and Boxes (lc3-dots-and-boxes.md) ---------------------------------------------------
+
+/// A full game: invalid inputs (a dot, a box centre, column H, row 7, lower case, reversed,
+/// Q as the second key, punctuation, an occupied line, an invalid move during an extra turn),
+/// extra turns after completing a box, two boxes with one line, game over: Player 1 wins 7-2.
+#[test]
+fn dots_full_game_player_one_wins() {
+    play("dots", "dots-game", &[]);
+}
+
+/// Another full game, with a chain of boxes taken in one turn: Player 2 wins 5-4.
+#[test]
+fn dots_full_game_player_two_wins() {
+    play("dots", "dots-p2wins", &[]);
+}
+
+/// Q quits, here during an extra turn right after a box was completed.
+#[test]
+fn dots_quit() {
+    play("dots", "dots-quit", &[]);
+}
+
+// ---- Strict assembly --------------------------------------------------------------------------
+
+/// Every game also assembles and plays under `--strict` (Lumetta lc3as's rules: commas
+/// required, no `b` binary literals, ...), so students can use either assembler.
+#[test]
+fn games_play_under_strict_assembly_too() {
+    play("nim", "nim-sample", &["--strict"]);
+    play("connect4", "connect4-sample", &["--strict"]);
+    play("dots", "dots-game", &["--strict"]);
+}
