@@ -326,7 +326,7 @@ impl Assembler {
         let name = stmt.mnemonic.text.to_ascii_lowercase();
         match name.as_str() {
             ".print" => {
-                let operands = self.split_operands(line, &stmt.rest);
+                let operands = Self::split_operands(&stmt.rest);
                 if operands.is_empty() {
                     self.error_at(
                         line,
@@ -397,7 +397,7 @@ impl Assembler {
     }
 
     /// Splits operand text at commas; each piece trimmed, with its column. No text: no operands.
-    fn split_operands(&mut self, _line: u32, rest: &Piece) -> Vec<Piece> {
+    fn split_operands(rest: &Piece) -> Vec<Piece> {
         let chars: Vec<char> = rest.text.chars().collect();
         if chars.iter().all(|c| c.is_whitespace()) {
             return Vec::new();
@@ -436,7 +436,7 @@ impl Assembler {
     fn instruction(&mut self, index: u32, stmt: &Stmt) -> Option<Insn> {
         let line = stmt.line;
         let lower = stmt.mnemonic.text.to_ascii_lowercase();
-        let operands = self.split_operands(line, &stmt.rest);
+        let operands = Self::split_operands(&stmt.rest);
         for op in &operands {
             if op.text.is_empty() {
                 self.error(line, op.col, 1, "invalid instruction: missing operand");
