@@ -37,6 +37,25 @@ pub struct GuestConsole {
     pub name: String,
     /// Keeps the pty's slave side open for the whole session.
     _slave: Option<OwnedFd>,
+    writer: Option<thread::JoinHandle<()>>,
+}
+
+impl GuestConsole {
+    /// Hands the last output to the terminal and waits (at most `limit`) until it is written,
+    /// so a guest's final words are not lost when asmdbg exits.
+    pub fn finish(mut self, last: Vec<u8>, limit: Duration) {
+        if !last.is_empty() {
+            let _ = self.output.try_send(last);
+        }
+        let (tx, _) = mpsc::channel(1);
+        drop(std::mem::replace(&mut self.output, tx));
+        if let Some(writer) = self.writer.take() {
+            let deadline = std::time::Instant::now() + limit;
+            while !writer.is_finished() && std::time::Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
 }
 
 fn spawn_reader(mut source: impl Read + Send + 'static, tx: mpsc::Sender<Vec<u8>>, retry: bool) {
@@ -61,7 +80,10 @@ fn spawn_reader(mut source: impl Read + Send + 'static, tx: mpsc::Sender<Vec<u8>
     });
 }
 
-fn spawn_writer(mut sink: impl Write + Send + 'static, mut rx: mpsc::Receiver<Vec<u8>>) {
+fn spawn_writer(
+    mut sink: impl Write + Send + 'static,
+    mut rx: mpsc::Receiver<Vec<u8>>,
+) -> thread::JoinHandle<()> {
     thread::spawn(move || {
         while let Some(chunk) = rx.blocking_recv() {
             if sink.write_all(&chunk).and_then(|_| sink.flush()).is_err() {
@@ -69,7 +91,7 @@ fn spawn_writer(mut sink: impl Write + Send + 'static, mut rx: mpsc::Receiver<Ve
                 continue;
             }
         }
-    });
+    })
 }
 
 /// A new pseudo-terminal for the guest.
@@ -96,12 +118,13 @@ pub fn open_pty(mode: LineMode) -> io::Result<GuestConsole> {
     let (in_tx, in_rx) = mpsc::channel(64);
     let (out_tx, out_rx) = mpsc::channel(OUTPUT_CHUNKS);
     spawn_reader(reader, in_tx, true);
-    spawn_writer(master, out_rx);
+    let writer = spawn_writer(master, out_rx);
     Ok(GuestConsole {
         input: in_rx,
         output: out_tx,
         name,
         _slave: Some(pty.slave),
+        writer: Some(writer),
     })
 }
 
@@ -110,11 +133,12 @@ pub fn stdio() -> GuestConsole {
     let (in_tx, in_rx) = mpsc::channel(64);
     let (out_tx, out_rx) = mpsc::channel(OUTPUT_CHUNKS);
     spawn_reader(io::stdin(), in_tx, false);
-    spawn_writer(io::stdout(), out_rx);
+    let writer = spawn_writer(io::stdout(), out_rx);
     GuestConsole {
         input: in_rx,
         output: out_tx,
         name: "stdio".to_string(),
         _slave: None,
+        writer: Some(writer),
     }
 }

@@ -77,6 +77,16 @@ pub enum SessionEnd {
     StubError(String),
 }
 
+impl std::fmt::Display for SessionEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionEnd::Protocol(reason) => write!(f, "{reason:?}"),
+            SessionEnd::ConnectionLost => f.write_str("connection lost"),
+            SessionEnd::StubError(e) => write!(f, "protocol error: {e}"),
+        }
+    }
+}
+
 /// The machine, its console, and what the console has not taken yet.
 pub struct Session<G: GdbMachine> {
     pub target: Debuggee<G>,
@@ -96,6 +106,14 @@ impl<G: GdbMachine> Session<G> {
         }
     }
 
+    /// Ends the session: the console gets the guest's last output.
+    pub fn finish(mut self) {
+        let mut last = std::mem::take(&mut self.backlog);
+        last.extend(self.target.machine.console().take_output());
+        last.append(&mut self.target.console_notes);
+        self.console.finish(last, std::time::Duration::from_secs(2));
+    }
+
     /// Serves connections from `listener` until one ends the process (`once`).
     pub async fn serve(&mut self, listener: TcpListener, once: bool) -> io::Result<()> {
         loop {
@@ -109,7 +127,7 @@ impl<G: GdbMachine> Session<G> {
             log::info!("gdb connected from {peer}");
             let end = self.session(stream, &listener).await;
             self.flush_console();
-            log::info!("gdb session from {peer} ended: {end:?}");
+            log::info!("gdb session from {peer} ended: {end}");
             if once {
                 return Ok(());
             }

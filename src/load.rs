@@ -80,14 +80,7 @@ pub fn load_machine(
     let machine: Box<dyn Machine + Send> = match file.isa {
         Isa::Lc3 => Box::new(load_lc3(file, opts)?),
         Isa::SimpleRisc => Box::new(load_simplerisc(file, opts)?),
-        Isa::Mips => {
-            // The MIPS machine lands after its assembler; until then say so.
-            return Err(LoadError::Option(format!(
-                "{}: the mips machine is not available in this build yet",
-                file.path
-            ))
-            .into());
-        }
+        Isa::Mips => Box::new(load_mips(file, opts)?),
     };
     Ok(machine)
 }
@@ -99,6 +92,17 @@ pub fn load_lc3(
     Ok(asmdbg_lc3::machine::load_machine(
         &file.path,
         &file.bytes,
+        opts,
+    )?)
+}
+
+pub fn load_mips(
+    file: &ProgramFile,
+    opts: &MachineOptions,
+) -> Result<asmdbg_mips::machine::MipsMachine, SetupError> {
+    Ok(asmdbg_mips::machine::load_machine(
+        &file.path,
+        &file.text(),
         opts,
     )?)
 }

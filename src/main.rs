@@ -148,11 +148,11 @@ fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
             args,
             console::LineMode::Raw,
         ),
-        other => Err(SetupError::from(asmdbg_core::LoadError::Option(format!(
-            "{}: debugging the {other} machine is not available in this build yet",
-            file.path
-        )))
-        .into()),
+        Isa::Mips => serve(
+            load::load_mips(&file, &opts)?,
+            args,
+            console::LineMode::Cooked,
+        ),
     }
 }
 
@@ -186,6 +186,7 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
         let mut session =
             debug::Session::new(asmdbg_core::gdb::Debuggee::new(machine), guest_console);
         session.serve(listener, args.once).await?;
+        session.finish();
         Ok(ExitCode::SUCCESS)
     })
 }

@@ -64,7 +64,12 @@ fn breakpoint_at_an_address_stops_there() {
     let out = stub.gdb("break *0x6008\ncontinue\np $pc\np $R1\ncontinue\np $R1");
     assert_in_order(
         &out,
-        &["Breakpoint 1, 0x00006008", "$1 = (void (*)()) 0x6008", "$2 = 2", "$3 = 1"],
+        &[
+            "Breakpoint 1, 0x00006008",
+            "$1 = (void (*)()) 0x6008",
+            "$2 = 2",
+            "$3 = 1",
+        ],
     );
 }
 
@@ -140,9 +145,8 @@ fn memory_reads_and_writes_are_exact() {
         return;
     }
     let (_dir, stub) = countdown();
-    let out = stub.gdb(
-        "x/4xh 0x6000\nset {short}0x6014 = 0x1234\nx/2xh 0x6014\nx/2xb 0x6014\nx/xh 0x20000",
-    );
+    let out = stub
+        .gdb("x/4xh 0x6000\nset {short}0x6014 = 0x1234\nx/2xh 0x6014\nx/2xb 0x6014\nx/xh 0x20000");
     assert_in_order(
         &out,
         &[
@@ -161,8 +165,12 @@ fn setting_a_register_changes_execution() {
     }
     let (_dir, stub) = countdown();
     // Skip the loop: set R1 = 1 before the countdown starts, so it ends after one pass.
-    let out = stub.gdb("break *0x6004\ncontinue\nset $R1 = 1\nbreak *0x600a\ncontinue\np $R1\nx/xh 0x6012");
-    assert_in_order(&out, &["Breakpoint 2, 0x0000600a", "$1 = 0", "0x6012:\t0x0000"]);
+    let out = stub
+        .gdb("break *0x6004\ncontinue\nset $R1 = 1\nbreak *0x600a\ncontinue\np $R1\nx/xh 0x6012");
+    assert_in_order(
+        &out,
+        &["Breakpoint 2, 0x0000600a", "$1 = 0", "0x6012:\t0x0000"],
+    );
 }
 
 #[test]
@@ -184,7 +192,8 @@ fn monitor_commands_use_lc3_notation() {
         return;
     }
     let (_dir, stub) = countdown();
-    let out = stub.gdb("monitor disas x3000 5\nmonitor regs\nmonitor help\nmonitor stats\nmonitor bogus");
+    let out =
+        stub.gdb("monitor disas x3000 5\nmonitor regs\nmonitor help\nmonitor stats\nmonitor bogus");
     assert_in_order(
         &out,
         &[
@@ -254,7 +263,10 @@ fn ctrl_c_stops_a_running_loop_and_detach_keeps_state() {
     let out = stub.gdb(
         "python import threading, os, signal; threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\ncontinue\nset $R3 = 77\ndetach",
     );
-    assert_in_order(&out, &["Program received signal SIGINT, Interrupt.", "detached"]);
+    assert_in_order(
+        &out,
+        &["Program received signal SIGINT, Interrupt.", "detached"],
+    );
     let out = stub.gdb("p $R3\nmonitor stats");
     assert_in_order(&out, &["$1 = 77", "instructions executed"]);
 }

@@ -222,7 +222,9 @@ impl Console {
                 if n == 0 {
                     break;
                 }
-                sink.lock().expect("console lock").extend_from_slice(&buf[..n]);
+                sink.lock()
+                    .expect("console lock")
+                    .extend_from_slice(&buf[..n]);
             }
         });
         Console { file, seen }
@@ -237,7 +239,8 @@ impl Console {
     pub fn wait_for(&self, needle: &str, limit: Duration) -> String {
         let deadline = Instant::now() + limit;
         loop {
-            let text = String::from_utf8_lossy(&self.seen.lock().expect("console lock")).to_string();
+            let text =
+                String::from_utf8_lossy(&self.seen.lock().expect("console lock")).to_string();
             if text.contains(needle) || Instant::now() > deadline {
                 return text;
             }
