@@ -250,6 +250,10 @@ impl Machine for Lc3Machine {
     fn debug_info(&self) -> Option<&DebugInfo> {
         Some(&self.program.debug)
     }
+
+    fn describe(&self) -> String {
+        format!("lc3, profile {}", self.profile.name)
+    }
 }
 
 /// lc3tools' object-file magic.

@@ -216,6 +216,7 @@ fn registers_and_their_names() {
     assert_eq!(m.pc(), 0x3002);
     assert!(!m.write_register(12, 0));
     assert_eq!((m.unit_bytes(), m.word_units()), (2, 1));
+    assert_eq!(m.describe(), "lc3, profile lc3tools");
     assert!(m.debug_read(0x10000).is_err());
     assert!(m.debug_write(0x10000, 0).is_err());
 }
