@@ -7,6 +7,7 @@
 pub mod breakpoints;
 pub mod console;
 pub mod diag;
+pub mod elf;
 pub mod event;
 pub mod gdb;
 pub mod isa;
