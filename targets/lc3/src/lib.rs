@@ -4,6 +4,7 @@
 pub mod asm;
 pub mod cpu;
 pub mod decode;
+pub mod elf;
 pub mod gdb;
 pub mod machine;
 pub mod objfile;
