@@ -167,6 +167,25 @@ fn lc3tools_exception_banners() {
 }
 
 #[test]
+fn patt_exception_banners() {
+    let cases = [
+        ("RTI", "\n----- Privilege mode violation ----- \n"),
+        (".FILL xD000", "\n----- Illegal opcode ----- \n"),
+    ];
+    for (line, banner) in cases {
+        let source = format!("        .ORIG x3000\n        {line}\n        HALT\n        .END\n");
+        let mut m = machine(&source, "patt");
+        let (out, stop) = run(&mut m, b"");
+        assert_eq!(
+            out,
+            format!("{banner}\n----- Halting the processor ----- \n"),
+            "{line}"
+        );
+        assert_eq!(stop, StopEvent::Halted);
+    }
+}
+
+#[test]
 fn patt_lets_user_programs_poll_the_keyboard_directly() {
     // What 2nd-edition course programs do; lc3tools would raise ACV here.
     let source = "\
