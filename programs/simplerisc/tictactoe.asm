@@ -29,10 +29,10 @@
 @   haswin   r1 = player (1 or 2) -> r1 = 1 if that player has a run of 3 or more, else 0
 @   getcell  r1 = row, r2 = column -> r1 = the cell's value, or -1 when (row, column) is off the board
 @   mul      r1 = r1 * r2 (low 32 bits, shift-and-add)
-@ Calling convention: arguments and the result in r1 (and r2); every subroutine preserves all
-@ other registers (callee-saved on the stack, sp = r14 grows down, ra = r15 saved by callers of
-@ call). Registers of .main: r5/r6 the counts of 1s/2s, r7/r8 row/column, r11 the result,
-@ r12/r13 whether player 1/2 wins.
+@ Calling convention: arguments in r1 and r2, the result in r1; every subroutine preserves all
+@ other registers on the stack (sp = r14, growing down), and a subroutine that calls another
+@ saves ra = r15 first. Registers of .main: r5/r6 the counts of 1s/2s, r7/r8 row/column,
+@ r11 the result, r12/r13 whether player 1/2 wins.
 
 @ ---------------------------------------------------------------------------------------------
 @ mul: r1 = r1 * r2, low 32 bits (two's complement, so negative factors work too).
