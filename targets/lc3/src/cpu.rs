@@ -1,10 +1,11 @@
 //! The LC-3 processor with its memory-mapped devices (isa-specs A.1–A.3).
 //!
 //! What differs between the reference simulators is data ([`Semantics`]), not branches spread
-//! through the code. The hot loop ([`Cpu::run`]) pays per instruction for: the breakpoint bitmap
-//! test, one bool for "an interrupt could be pending", and per load/store one range compare that
-//! sends device registers and (3rd edition, user mode) protected addresses to a slow path, plus
-//! the watchpoint set's own empty/page test.
+//! through the code. The hot loop ([`Cpu::run`]) pays per instruction for: a bit test in its own
+//! copy of the breakpoint set, one bool for "an interrupt could be pending", and one range
+//! compare of the PC (3rd-edition fetch protection); per load or store, one range compare that
+//! sends device registers and protected addresses to a slow path and one bit test for pages
+//! holding watchpoints.
 //!
 //! Stops that leave an instruction uncommitted (watchpoint, waiting for a key, an unhandled
 //! fault) put the PC back on that instruction; nothing else has changed yet, because every
@@ -86,8 +87,9 @@ enum Exit {
 pub struct Cpu {
     pub regs: [u16; 8],
     pub pc: u16,
-    /// Privilege (bit 15), priority (10:8) and N/Z/P (2:0).
-    pub psr: u16,
+    /// Privilege (bit 15), priority (10:8) and N/Z/P (2:0). Private: the access window and the
+    /// interrupt arming derive from it ([`Cpu::set_psr`]).
+    psr: u16,
     pub saved_ssp: u16,
     pub saved_usp: u16,
     pub mem: Box<[u16; 0x10000]>,
@@ -120,7 +122,7 @@ pub struct Cpu {
     executed: u64,
 }
 
-/// A fresh 64K-word memory, allocated directly on the heap.
+/// A fresh 64K-word memory. A fixed-size array, so that a 16-bit address needs no bounds check.
 fn zeroed_memory() -> Box<[u16; 0x10000]> {
     Box::new([0; 0x10000])
 }
@@ -190,6 +192,10 @@ impl Cpu {
     /// Whether HALT (or a store to the MCR) stopped the clock.
     pub fn halted(&self) -> bool {
         self.mcr & CLOCK_ENABLE == 0
+    }
+
+    pub fn psr(&self) -> u16 {
+        self.psr
     }
 
     pub fn is_user(&self) -> bool {

@@ -157,7 +157,7 @@ impl Machine for Lc3Machine {
         let value = match index {
             0..=7 => self.cpu.regs[index],
             REG_PC => self.cpu.pc,
-            REG_PSR => self.cpu.psr,
+            REG_PSR => self.cpu.psr(),
             REG_SAVED_SSP => self.cpu.saved_ssp,
             REG_SAVED_USP => self.cpu.saved_usp,
             _ => return None,

@@ -36,7 +36,7 @@ fn display_prints_low_byte_and_lc3tools_turns_cr_into_newline() {
     let mut cpu = device_access(PATT.semantics, false, DSR);
     assert_eq!(cpu.step(), None);
     assert_eq!(cpu.regs[0], 0x8000, "the display is always ready");
-    assert_eq!(cpu.psr & 7, 4);
+    assert_eq!(cpu.psr() & 7, 4);
 }
 
 #[test]
@@ -86,7 +86,7 @@ fn machine_control_register_stops_the_clock() {
 #[test]
 fn psr_is_mapped_only_for_lc3tools() {
     let mut cpu = device_access(LC3TOOLS.semantics, false, PSR_ADDR);
-    cpu.psr = 0x0301;
+    cpu.set_psr(0x0301);
     assert_eq!(cpu.step(), None);
     assert_eq!(cpu.regs[0], 0x0301);
     // Storing a user-mode PSR drops to user mode.
@@ -94,7 +94,7 @@ fn psr_is_mapped_only_for_lc3tools() {
     cpu.regs[0] = PSR_USER | 1;
     assert_eq!(cpu.step(), None);
     assert!(cpu.is_user());
-    assert_eq!(cpu.psr, PSR_USER | 1);
+    assert_eq!(cpu.psr(), PSR_USER | 1);
     // Elsewhere xFFFC is plain memory.
     let mut cpu = device_access(LC3SIM.semantics, false, PSR_ADDR);
     cpu.mem[PSR_ADDR as usize] = 0x1234;

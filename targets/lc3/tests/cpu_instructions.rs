@@ -27,7 +27,7 @@ fn steps(cpu: &mut Cpu, n: usize) {
 }
 
 fn cc(cpu: &Cpu) -> u16 {
-    cpu.psr & 7
+    cpu.psr() & 7
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn trap_3rd_edition_uses_the_supervisor_stack_and_rti_returns() {
     assert_eq!(cpu.mem[0x2FFF], PSR_USER | P, "caller's PSR below it");
     steps(&mut cpu, 1);
     assert_eq!(cpu.pc, 0x3001);
-    assert_eq!(cpu.psr, PSR_USER | P);
+    assert_eq!(cpu.psr(), PSR_USER | P);
     assert_eq!(cpu.regs[6], 0xBEEF);
     assert_eq!(cpu.saved_ssp, 0x3000);
 }
@@ -232,7 +232,7 @@ fn illegal_and_reserved_opcodes_raise_exception_x01() {
         cpu.mem[0x0101] = 0x0700;
         steps(&mut cpu, 1);
         assert_eq!(cpu.pc, 0x0700, "word x{word:04X}");
-        assert_eq!(cpu.psr & PSR_USER, 0);
+        assert_eq!(cpu.psr() & PSR_USER, 0);
         assert_eq!(cpu.mem[0x2FFF], PSR_USER | Z);
         assert_eq!(cpu.mem[0x2FFE], 0x3000);
     }
