@@ -7,6 +7,7 @@
 //! from operand *types* only, so sizes never depend on label values and one pass suffices.
 
 pub mod basic;
+mod directives;
 mod forms;
 pub mod lexer;
 mod pseudo_table;
@@ -21,6 +22,7 @@ use asmdbg_core::{
 };
 
 use crate::program::{Chunk, ChunkKind, Program};
+use directives::DataKind;
 use forms::{ExpandError, Form, Labels, Mismatch};
 use lexer::{Tok, Token};
 use source::{Line, Origin};
@@ -89,6 +91,8 @@ struct Pending {
 struct DataFixup {
     chunk: usize,
     offset: usize,
+    /// Bytes of the item (`.byte label` keeps the low byte of the address).
+    len: usize,
     token: Token,
     line: Line,
 }
@@ -102,6 +106,10 @@ struct Assembler<'o> {
     segment: ChunkKind,
     next: [u32; 5],
     auto_align: bool,
+    /// The data directive a continuation line extends.
+    last_data: Option<DataKind>,
+    /// Which line owns each code word, to catch `.text ADDR` overlaps as MARS does.
+    code_owner: HashMap<u32, (FileId, u32)>,
     /// Data labels defined at the current address since the last byte was laid down; MARS
     /// moves them when the next directive aligns itself.
     unplaced_labels: Vec<String>,
@@ -138,6 +146,8 @@ impl<'o> Assembler<'o> {
                 layout::EXTERN,
             ],
             auto_align: true,
+            last_data: None,
+            code_owner: HashMap::new(),
             unplaced_labels: Vec::new(),
             symbols: SymbolTable::new(false),
             globals: Vec::new(),
@@ -300,16 +310,29 @@ impl<'o> Assembler<'o> {
     fn define_macro(&mut self, lines: &[Line], start: usize) -> usize {
         let header = &lines[start];
         let toks = &header.tokens;
-        let Some(name) = toks.get(1).filter(|t| t.kind == Tok::Word) else {
-            self.error_at(header, &toks[0], "Cannot find macro name (see MARS help)");
+        let Some(name) = toks.get(1) else {
+            let msg = format!(
+                "\"{}\" directive requires at least one argument.",
+                toks[0].text
+            );
+            self.error_at(header, &toks[0], msg);
             return self.skip_to_end_macro(lines, start);
         };
+        if name.kind != Tok::Word {
+            let msg = format!("Invalid Macro name \"{}\"", name.text);
+            self.error_at(header, name, msg);
+            return self.skip_to_end_macro(lines, start);
+        }
         let mut params = Vec::new();
         for t in &toks[2..] {
             match t.kind {
                 Tok::LParen | Tok::RParen => {}
-                Tok::MacroParam => params.push(t.text.clone()),
-                _ => self.error_at(header, t, "Invalid macro parameter (see MARS help)"),
+                _ if is_macro_param(t) => params.push(t.text.clone()),
+                _ => {
+                    let msg = format!("Invalid macro argument '{}'", t.text);
+                    self.error_at(header, t, msg);
+                    return self.skip_to_end_macro(lines, start);
+                }
             }
         }
         let end = self.skip_to_end_macro(lines, start);
@@ -345,7 +368,7 @@ impl<'o> Assembler<'o> {
                 .first()
                 .is_some_and(|t| t.text.eq_ignore_ascii_case(".macro"))
             {
-                self.error_at(l, &l.tokens[0], "Nested macro definition is not allowed");
+                self.error_at(l, &l.tokens[0], "Nested macros are not allowed");
             }
         }
         self.error_line(
@@ -356,32 +379,61 @@ impl<'o> Assembler<'o> {
     }
 
     fn statement(&mut self, line: &Line, depth: u32) {
-        let toks = &line.tokens;
-        let mut rest: &[Token] = toks;
-        while rest.len() >= 2 && rest[1].kind == Tok::Colon {
-            let label = &rest[0];
-            if label.kind != Tok::Word {
-                self.error_at(line, label, format!("Invalid label \"{}\"", label.text));
-            } else {
-                self.define_label(line, label);
-            }
+        if let Some(bad) = line.tokens.iter().find(|t| t.kind == Tok::Error) {
+            let msg = format!("Invalid language element: {}", bad.text);
+            self.error_at(line, bad, msg);
+            return;
+        }
+        let mut rest: &[Token] = &line.tokens;
+        // One label per line, as MARS reads it.
+        if rest.len() >= 2 && rest[0].kind == Tok::Word && rest[1].kind == Tok::Colon {
+            self.define_label(line, &rest[0]);
             rest = &rest[2..];
         }
         let Some(op) = rest.first() else { return };
-        if op.kind == Tok::Word && op.text.starts_with('.') {
+        let lower = op.text.to_ascii_lowercase();
+        if op.kind == Tok::Word && lexer::DIRECTIVES.contains(&lower.as_str()) {
             self.directive(line, op, &rest[1..]);
             return;
         }
-        if op.kind != Tok::Word {
-            let msg = if op.kind == Tok::Error {
-                format!("Invalid language element: {}", op.text)
+        if self.call_macro(line, op, &rest[1..], depth) {
+            return;
+        }
+        let is_mnemonic = op.kind == Tok::Word && forms::table().contains_key(lower.as_str());
+        if op.kind == Tok::Word && op.text.starts_with('.') {
+            let msg = format!(
+                "MARS does not recognize the {} directive.  Ignored.",
+                op.text
+            );
+            self.warn_at(line, op, msg);
+            return;
+        }
+        if !self.segment.is_code() {
+            let continues = matches!(
+                op.kind,
+                Tok::Plus | Tok::Minus | Tok::Str | Tok::Int(_) | Tok::Real(_)
+            ) || (op.kind == Tok::Word && !is_mnemonic);
+            if continues {
+                self.continuation(line, rest);
+            } else if is_mnemonic {
+                let msg = format!(
+                    "\"{}\" is ignored: MARS drops instructions written in a data segment",
+                    op.text
+                );
+                self.warn_at(line, op, msg);
+            }
+            return;
+        }
+        if !is_mnemonic {
+            let msg = if self.macros.iter().any(|m| m.name == op.text) {
+                format!(
+                    "forward reference or invalid parameters for macro \"{}\"",
+                    op.text
+                )
             } else {
                 format!("\"{}\" is not a recognized operator", op.text)
             };
             self.error_at(line, op, msg);
-            return;
-        }
-        if self.call_macro(line, op, &rest[1..], depth) {
             return;
         }
         self.instruction(line, op, &rest[1..]);
@@ -423,22 +475,17 @@ impl<'o> Assembler<'o> {
             .iter()
             .rposition(|m| m.name == op.text && m.params.len() == args.len())
         else {
-            if self.macros.iter().any(|m| m.name == op.text)
-                && forms::table()
-                    .get(op.text.to_ascii_lowercase().as_str())
-                    .is_none()
-            {
-                let msg = format!("No macro \"{}\" takes {} arguments", op.text, args.len());
-                self.error_at(line, op, msg);
-                return true;
-            }
             return false;
         };
-        if depth >= 64 {
+        let looped = line
+            .calls
+            .iter()
+            .any(|c| c.file == line.file && c.line == line.line);
+        if looped || depth >= 64 {
             self.error_at(
                 line,
                 op,
-                "Macro expansion is nested too deeply (recursive macro?)",
+                "Detected a macro expansion loop (recursive reference). ",
             );
             return true;
         }
@@ -461,13 +508,15 @@ impl<'o> Assembler<'o> {
                 let mut tokens: Vec<&Token> = body_line.tokens.iter().collect();
                 tokens.sort_by_key(|t| std::cmp::Reverse(t.col));
                 for t in tokens {
-                    let replacement = if t.kind == Tok::MacroParam {
-                        match m.params.iter().position(|p| *p == t.text) {
+                    let param = m.params.iter().position(|p| *p == t.text);
+                    let replacement = if is_macro_param(t) {
+                        match param {
                             Some(p) => args[p].text.clone(),
-                            None => {
+                            None if t.kind == Tok::MacroParam => {
                                 unknown.push((body_line.clone(), t.clone()));
                                 continue;
                             }
+                            None => continue,
                         }
                     } else if t.kind == Tok::Word && m.labels.contains(&t.text) {
                         format!("{}_M{counter}", t.text)
@@ -587,14 +636,6 @@ impl<'o> Assembler<'o> {
                 return;
             }
         };
-        if !self.segment.is_code() {
-            let msg = format!(
-                "\"{}\" instruction cannot appear in a data segment; use .text",
-                op.text
-            );
-            self.error_at(line, op, msg);
-            return;
-        }
         let words = form.word_count(self.opts.delay_slots);
         let addr = self.here();
         if self.segment == ChunkKind::Text && self.text_start.is_none() {
@@ -602,7 +643,27 @@ impl<'o> Assembler<'o> {
         }
         let (chunk, offset) = self.emit(&vec![0u8; 4 * words as usize]);
         for k in 0..words {
-            self.record_line(addr.wrapping_add(4 * k), line);
+            let at = addr.wrapping_add(4 * k);
+            self.record_line(at, line);
+            let owner = (line.file, line.line);
+            if let Some(&(file, first)) = self.code_owner.get(&at) {
+                let name = self
+                    .sources
+                    .get(file)
+                    .map(|f| f.name.to_string())
+                    .unwrap_or_default();
+                let which = if self.segment == ChunkKind::Text {
+                    ".text"
+                } else {
+                    ".ktext"
+                };
+                let msg = format!(
+                    "Duplicate text segment address: 0x{at:08x} already occupied by {name} line {first} (caused by use of {which} operand)"
+                );
+                self.error_at(line, op, msg);
+            } else {
+                self.code_owner.insert(at, owner);
+            }
         }
         self.pending.push(Pending {
             chunk,
@@ -613,276 +674,6 @@ impl<'o> Assembler<'o> {
             line: line.clone(),
             operator: op.clone(),
         });
-    }
-
-    // ----- directives --------------------------------------------------------------------
-
-    fn directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
-        let name = dir.text.to_ascii_lowercase();
-        match name.as_str() {
-            ".text" | ".data" | ".ktext" | ".kdata" => {
-                self.segment_directive(line, dir, &name, args)
-            }
-            ".word" | ".half" | ".byte" | ".float" | ".double" | ".ascii" | ".asciiz"
-            | ".space" => {
-                if self.segment.is_code() {
-                    let msg = format!("\"{}\" directive cannot appear in text segment", dir.text);
-                    self.error_at(line, dir, msg);
-                    return;
-                }
-                match name.as_str() {
-                    ".ascii" => self.strings(line, dir, args, false),
-                    ".asciiz" => self.strings(line, dir, args, true),
-                    ".space" => self.space(line, dir, args),
-                    _ => self.numbers(line, dir, &name, args),
-                }
-            }
-            ".align" => self.align_directive(line, dir, args),
-            ".globl" => {
-                if args.is_empty() {
-                    self.error_at(
-                        line,
-                        dir,
-                        "\".globl\" directive requires at least one argument.",
-                    );
-                }
-                for a in args {
-                    if a.kind == Tok::Word {
-                        self.globals.push((a.text.clone(), line.clone(), a.clone()));
-                    } else {
-                        let msg = format!("\"{}\" is not a valid label for .globl", a.text);
-                        self.error_at(line, a, msg);
-                    }
-                }
-            }
-            ".extern" => self.extern_directive(line, dir, args),
-            ".eqv" | ".include" => {}
-            ".set" => self.warn_at(line, dir, "MARS currently ignores the .set directive."),
-            ".end_macro" => self.error_at(line, dir, "Encountered .end_macro without .macro"),
-            _ => {
-                let msg = format!(
-                    "MARS does not recognize the {} directive.  Ignored.",
-                    dir.text
-                );
-                self.warn_at(line, dir, msg);
-            }
-        }
-    }
-
-    fn segment_directive(&mut self, line: &Line, dir: &Token, name: &str, args: &[Token]) {
-        self.segment = match name {
-            ".text" => ChunkKind::Text,
-            ".data" => ChunkKind::Data,
-            ".ktext" => ChunkKind::KText,
-            _ => ChunkKind::KData,
-        };
-        self.unplaced_labels.clear();
-        match args {
-            [] => {}
-            [Token {
-                kind: Tok::Int(v), ..
-            }] => {
-                let addr = *v as u32;
-                self.next[segment_index(self.segment)] = addr;
-            }
-            [bad, ..] => {
-                let msg = format!(
-                    "\"{}\": invalid address for {} directive",
-                    bad.text, dir.text
-                );
-                self.error_at(line, bad, msg);
-            }
-        }
-    }
-
-    fn align_directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
-        match args {
-            [Token {
-                kind: Tok::Int(n), ..
-            }] if (0..=3).contains(n) => {
-                if *n == 0 {
-                    self.auto_align = false;
-                } else {
-                    self.align(1 << n);
-                }
-            }
-            [bad] => {
-                let msg = format!("\"{}\": alignment value must be in range 0 to 3", bad.text);
-                self.error_at(line, bad, msg);
-            }
-            _ => self.error_at(line, dir, "\".align\" directive requires one operand"),
-        }
-    }
-
-    fn extern_directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
-        let [name, size] = args else {
-            self.error_at(
-                line,
-                dir,
-                "\".extern\" directive requires a label and a size",
-            );
-            return;
-        };
-        let Tok::Int(bytes) = size.kind else {
-            let msg = format!("\"{}\": size must be an integer", size.text);
-            self.error_at(line, size, msg);
-            return;
-        };
-        if name.kind != Tok::Word {
-            let msg = format!("\"{}\" is not a valid label", name.text);
-            self.error_at(line, name, msg);
-            return;
-        }
-        if self.symbols.get(&name.text).is_some() {
-            return;
-        }
-        let i = segment_index(ChunkKind::Extern);
-        let addr = self.next[i];
-        let _ = self.symbols.insert(Symbol {
-            name: name.text.clone(),
-            addr: addr as u64,
-            kind: SymbolKind::Data,
-            global: true,
-        });
-        let saved = self.segment;
-        self.segment = ChunkKind::Extern;
-        self.emit(&vec![0u8; bytes.max(0) as usize]);
-        self.segment = saved;
-    }
-
-    fn space(&mut self, line: &Line, dir: &Token, args: &[Token]) {
-        match args {
-            [Token {
-                kind: Tok::Int(n), ..
-            }] if *n >= 0 => {
-                let addr = self.here();
-                self.record_line(addr, line);
-                self.emit(&vec![0u8; *n as usize]);
-            }
-            [bad, ..] => {
-                let msg = format!("\"{}\": .space requires a non-negative integer", bad.text);
-                self.error_at(line, bad, msg);
-            }
-            [] => self.error_at(line, dir, "\".space\" directive requires one operand"),
-        }
-    }
-
-    fn strings(&mut self, line: &Line, dir: &Token, args: &[Token], terminate: bool) {
-        if args.is_empty() {
-            let msg = format!("\"{}\" directive requires at least one string", dir.text);
-            self.error_at(line, dir, msg);
-        }
-        for a in args {
-            if a.kind != Tok::Str {
-                let msg = format!("\"{}\" is not a valid string for {}", a.text, dir.text);
-                self.error_at(line, a, msg);
-                continue;
-            }
-            let mut bytes = decode_string(&a.text);
-            if terminate {
-                bytes.push(0);
-            }
-            let addr = self.here();
-            self.record_line(addr, line);
-            self.emit(&bytes);
-        }
-    }
-
-    fn numbers(&mut self, line: &Line, dir: &Token, name: &str, args: &[Token]) {
-        let size: u32 = match name {
-            ".byte" => 1,
-            ".half" => 2,
-            ".double" => 8,
-            _ => 4,
-        };
-        if args.is_empty() {
-            let msg = format!("\"{}\" directive requires at least one operand", dir.text);
-            self.error_at(line, dir, msg);
-            return;
-        }
-        if self.auto_align {
-            self.align(size);
-        }
-        let mut i = 0;
-        while i < args.len() {
-            let item = &args[i];
-            let mut count = 1usize;
-            if args.get(i + 1).is_some_and(|t| t.kind == Tok::Colon) {
-                match args.get(i + 2).map(|t| &t.kind) {
-                    Some(Tok::Int(n)) if *n > 0 => count = *n as usize,
-                    _ => {
-                        let bad = args.get(i + 2).unwrap_or(&args[i + 1]);
-                        let msg = format!(
-                            "\"{}\": repetition count must be a positive integer",
-                            bad.text
-                        );
-                        self.error_at(line, bad, msg);
-                        return;
-                    }
-                }
-                i += 2;
-            }
-            i += 1;
-            let Some(bytes) = self.data_value(line, item, name) else {
-                continue;
-            };
-            let addr = self.here();
-            self.record_line(addr, line);
-            let is_label = item.kind == Tok::Word;
-            for _ in 0..count {
-                let (chunk, offset) = self.emit(&bytes);
-                if is_label {
-                    self.fixups.push(DataFixup {
-                        chunk,
-                        offset,
-                        token: item.clone(),
-                        line: line.clone(),
-                    });
-                }
-            }
-        }
-    }
-
-    /// The little-endian bytes of one `.word`/`.half`/`.byte`/`.float`/`.double` item
-    /// (labels as placeholders, fixed up later).
-    fn data_value(&mut self, line: &Line, item: &Token, name: &str) -> Option<Vec<u8>> {
-        match (name, &item.kind) {
-            (".float", Tok::Int(v)) => Some((*v as f32).to_le_bytes().to_vec()),
-            (".float", Tok::Real(v)) => {
-                if v.is_finite() && v.abs() > f32::MAX as f64 {
-                    let msg = format!("\"{}\" is an out-of-range value", item.text);
-                    self.error_at(line, item, msg);
-                    return None;
-                }
-                Some((*v as f32).to_le_bytes().to_vec())
-            }
-            (".double", Tok::Int(v)) => Some((*v as f64).to_le_bytes().to_vec()),
-            (".double", Tok::Real(v)) => Some(v.to_le_bytes().to_vec()),
-            (".word", Tok::Int(v)) => Some(v.to_le_bytes().to_vec()),
-            (".word", Tok::Word) => Some(vec![0; 4]),
-            (".half" | ".byte", Tok::Int(v)) => {
-                let (lo, hi, len) = if name == ".half" {
-                    (-32768, 65535, 2)
-                } else {
-                    (-128, 255, 1)
-                };
-                if !(lo..=hi).contains(v) {
-                    let msg = format!(
-                        "value 0x{:08x} is out-of-range and truncated to 0x{:0w$x}",
-                        *v as u32,
-                        (*v as u32) & if len == 2 { 0xffff } else { 0xff },
-                        w = 2 * len
-                    );
-                    self.warn_at(line, item, msg);
-                }
-                Some(v.to_le_bytes()[..len].to_vec())
-            }
-            _ => {
-                let msg = format!("\"{}\": operand is of incorrect type for {name}", item.text);
-                self.error_at(line, item, msg);
-                None
-            }
-        }
     }
 
     // ----- second half: words ------------------------------------------------------------
@@ -918,9 +709,9 @@ impl<'o> Assembler<'o> {
                     if let Some(dst) = self
                         .chunks
                         .get_mut(f.chunk)
-                        .and_then(|c| c.bytes.get_mut(f.offset..f.offset + 4))
+                        .and_then(|c| c.bytes.get_mut(f.offset..f.offset + f.len))
                     {
-                        dst.copy_from_slice(&bytes);
+                        dst.copy_from_slice(&bytes[..f.len.min(4)]);
                     }
                 }
                 None => {
@@ -934,7 +725,7 @@ impl<'o> Assembler<'o> {
             match self.symbols.get_mut(name) {
                 Some(sym) => sym.global = true,
                 None => {
-                    let msg = format!("Label \"{name}\" declared global but not defined");
+                    let msg = format!("\"{name}\" declared global label but not defined.");
                     self.error_at(line, tok, msg);
                 }
             }
@@ -985,33 +776,6 @@ impl<'o> Assembler<'o> {
     }
 }
 
-/// MARS's string escapes: `\n \t \r \b \f \0 \\ \' \"`; any other escaped character stands
-/// for itself. Every character is cut to its low 8 bits.
-fn decode_string(token: &str) -> Vec<u8> {
-    let inner = token.strip_prefix('"').unwrap_or(token);
-    let inner = inner.strip_suffix('"').unwrap_or(inner);
-    let mut out = Vec::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        let c = if c == '\\' {
-            match chars.next() {
-                Some('n') => '\n',
-                Some('t') => '\t',
-                Some('r') => '\r',
-                Some('b') => '\u{8}',
-                Some('f') => '\u{c}',
-                Some('0') => '\0',
-                Some(other) => other,
-                None => '\\',
-            }
-        } else {
-            c
-        };
-        out.push(c as u32 as u8);
-    }
-    out
-}
-
 /// One chunk per contiguous run of each segment, in address order.
 fn merge_chunks(mut chunks: Vec<Chunk>) -> Vec<Chunk> {
     chunks.retain(|c| !c.bytes.is_empty());
@@ -1037,3 +801,8 @@ fn merge_chunks(mut chunks: Vec<Chunk>) -> Vec<Chunk> {
 
 /// The file id of the main file in a program's source map.
 pub const MAIN_FILE: FileId = FileId(0);
+
+/// `%name`, or SPIM's `$name` when it is not a register.
+fn is_macro_param(t: &Token) -> bool {
+    t.kind == Tok::MacroParam || (t.kind == Tok::Word && t.text.starts_with('$'))
+}

@@ -1,0 +1,366 @@
+//! Directives, with MARS 4.5's rules and messages: data directives only in data segments,
+//! automatic alignment per item (moving labels that sat on the old address), `value:count`
+//! only as a directive's single operand, labels allowed in `.word`/`.half`/`.byte` (cut to the
+//! item size), continuation lines that extend the previous data directive, `.data`/`.kdata`
+//! switching automatic alignment back on.
+
+use asmdbg_core::{Symbol, SymbolKind};
+
+use super::lexer::{parse_real, Tok, Token};
+use super::source::Line;
+use super::{segment_index, Assembler, DataFixup};
+use crate::program::ChunkKind;
+
+/// The numeric and string directives a continuation line can extend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DataKind {
+    Byte,
+    Half,
+    Word,
+    Float,
+    Double,
+    Ascii,
+    Asciiz,
+}
+
+impl DataKind {
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            ".byte" => DataKind::Byte,
+            ".half" => DataKind::Half,
+            ".word" => DataKind::Word,
+            ".float" => DataKind::Float,
+            ".double" => DataKind::Double,
+            ".ascii" => DataKind::Ascii,
+            ".asciiz" => DataKind::Asciiz,
+            _ => return None,
+        })
+    }
+
+    fn size(self) -> u32 {
+        match self {
+            DataKind::Byte | DataKind::Ascii | DataKind::Asciiz => 1,
+            DataKind::Half => 2,
+            DataKind::Word | DataKind::Float => 4,
+            DataKind::Double => 8,
+        }
+    }
+
+    fn is_integer(self) -> bool {
+        matches!(self, DataKind::Byte | DataKind::Half | DataKind::Word)
+    }
+
+    fn is_string(self) -> bool {
+        matches!(self, DataKind::Ascii | DataKind::Asciiz)
+    }
+}
+
+fn is_int(t: &Token) -> bool {
+    matches!(t.kind, Tok::Int(_))
+}
+
+impl Assembler<'_> {
+    pub(super) fn directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        let name = dir.text.to_ascii_lowercase();
+        if let Some(kind) = DataKind::from_name(&name) {
+            self.last_data = Some(kind);
+            if !self.in_data_segment(line, dir) {
+                return;
+            }
+            if kind.is_string() {
+                self.strings(line, args, kind == DataKind::Asciiz);
+            } else if !args.is_empty() {
+                self.numbers(line, Some(dir), args, kind);
+            }
+            return;
+        }
+        match name.as_str() {
+            ".text" | ".ktext" | ".data" | ".kdata" => self.segment_directive(&name, args),
+            ".align" if self.in_data_segment(line, dir) => match self.one_count(line, dir, args) {
+                Some(0) => self.auto_align = false,
+                Some(n) if n < 31 => self.align(1 << n),
+                _ => {}
+            },
+            ".space" if self.in_data_segment(line, dir) => {
+                if let Some(n) = self.one_count(line, dir, args) {
+                    let addr = self.here();
+                    self.record_line(addr, line);
+                    self.emit(&vec![0u8; n as usize]);
+                }
+            }
+            ".extern" => self.extern_directive(line, dir, args),
+            ".globl" => {
+                if args.is_empty() {
+                    let msg = format!("\"{}\" directive requires at least one argument.", dir.text);
+                    self.error_at(line, dir, msg);
+                    return;
+                }
+                for a in args {
+                    if a.kind != Tok::Word {
+                        let msg = format!("\"{}\" directive argument must be label.", dir.text);
+                        self.error_at(line, dir, msg);
+                        return;
+                    }
+                    self.globals.push((a.text.clone(), line.clone(), a.clone()));
+                }
+            }
+            ".set" => self.warn_at(line, dir, "MARS currently ignores the .set directive."),
+            ".end_macro" => {
+                let msg = if args.is_empty() {
+                    ".END_MACRO without .MACRO"
+                } else {
+                    "invalid text after .END_MACRO"
+                };
+                self.error_at(line, dir, msg);
+            }
+            // `.eqv` and `.include` did their work before this pass; `.macro` is handled by
+            // the statement walker.
+            _ => {}
+        }
+    }
+
+    /// A line in a data segment that starts with a value extends the last data directive.
+    pub(super) fn continuation(&mut self, line: &Line, tokens: &[Token]) {
+        let Some(kind) = self.last_data else { return };
+        if kind.is_string() {
+            self.strings(line, tokens, kind == DataKind::Asciiz);
+        } else {
+            self.numbers(line, None, tokens, kind);
+        }
+    }
+
+    fn in_data_segment(&mut self, line: &Line, dir: &Token) -> bool {
+        if self.segment.is_code() {
+            let msg = format!("\"{}\" directive cannot appear in text segment", dir.text);
+            self.error_at(line, dir, msg);
+            return false;
+        }
+        true
+    }
+
+    /// The single non-negative integer operand of `.align` and `.space`.
+    fn one_count(&mut self, line: &Line, dir: &Token, args: &[Token]) -> Option<u32> {
+        match args {
+            [Token {
+                kind: Tok::Int(n), ..
+            }] if *n >= 0 => Some(*n as u32),
+            [_] => {
+                let msg = format!("\"{}\" requires a non-negative integer", dir.text);
+                self.error_at(line, dir, msg);
+                None
+            }
+            _ => {
+                let msg = format!("\"{}\" requires one operand", dir.text);
+                self.error_at(line, dir, msg);
+                None
+            }
+        }
+    }
+
+    fn segment_directive(&mut self, name: &str, args: &[Token]) {
+        self.segment = match name {
+            ".text" => ChunkKind::Text,
+            ".ktext" => ChunkKind::KText,
+            ".data" => ChunkKind::Data,
+            _ => ChunkKind::KData,
+        };
+        if !self.segment.is_code() {
+            self.auto_align = true;
+        }
+        self.unplaced_labels.clear();
+        // A non-integer operand is ignored, as MARS does.
+        if let Some(Token {
+            kind: Tok::Int(v), ..
+        }) = args.first()
+        {
+            self.next[segment_index(self.segment)] = *v as u32;
+        }
+    }
+
+    fn extern_directive(&mut self, line: &Line, dir: &Token, args: &[Token]) {
+        let [name, size] = args else {
+            let msg = format!(
+                "\"{}\" directive requires two operands (label and size).",
+                dir.text
+            );
+            self.error_at(line, dir, msg);
+            return;
+        };
+        let bytes = match size.kind {
+            Tok::Int(n) if n >= 0 => n as u32,
+            _ => {
+                let msg = format!("\"{}\" requires a non-negative integer size", dir.text);
+                self.error_at(line, dir, msg);
+                return;
+            }
+        };
+        if name.kind != Tok::Word {
+            let msg = format!("\"{}\" is not a valid label", name.text);
+            self.error_at(line, name, msg);
+            return;
+        }
+        if self.symbols.get(&name.text).is_some() {
+            return;
+        }
+        let i = segment_index(ChunkKind::Extern);
+        let addr = self.next[i];
+        let _ = self.symbols.insert(Symbol {
+            name: name.text.clone(),
+            addr: addr as u64,
+            kind: SymbolKind::Data,
+            global: true,
+        });
+        let saved = (self.segment, std::mem::take(&mut self.unplaced_labels));
+        self.segment = ChunkKind::Extern;
+        self.emit(&vec![0u8; bytes as usize]);
+        self.segment = saved.0;
+        self.unplaced_labels = saved.1;
+    }
+
+    fn strings(&mut self, line: &Line, tokens: &[Token], terminate: bool) {
+        for t in tokens {
+            if t.kind != Tok::Str {
+                let msg = format!("\"{}\" is not a valid character string", t.text);
+                self.error_at(line, t, msg);
+                continue;
+            }
+            let mut bytes = decode_string(&t.text);
+            if terminate {
+                bytes.push(0);
+            }
+            let addr = self.here();
+            self.record_line(addr, line);
+            self.emit(&bytes);
+        }
+    }
+
+    /// `.word`/`.half`/`.byte`/`.float`/`.double` operands. MARS reads `value:count` only
+    /// when it is the whole operand list; otherwise every token is one value.
+    fn numbers(&mut self, line: &Line, dir: Option<&Token>, items: &[Token], kind: DataKind) {
+        let mut all: Vec<&Token> = dir.into_iter().collect();
+        all.extend(items);
+        if all.len() == 4 && all[2].kind == Tok::Colon {
+            let (value, count) = (all[1], all[3]);
+            let value_ok = if kind.is_integer() {
+                is_int(value)
+            } else {
+                is_int(value) || matches!(value.kind, Tok::Real(_))
+            };
+            let Tok::Int(n) = count.kind else {
+                self.error_at(line, value, "malformed expression");
+                return;
+            };
+            if !value_ok {
+                self.error_at(line, value, "malformed expression");
+                return;
+            }
+            if n <= 0 {
+                self.error_at(line, count, "repetition factor must be positive");
+                return;
+            }
+            for i in 0..n {
+                self.store_value(line, value, kind, i == 0);
+            }
+            return;
+        }
+        let start = usize::from(dir.is_some());
+        for t in &all[start..] {
+            self.store_value(line, t, kind, true);
+        }
+    }
+
+    fn store_value(&mut self, line: &Line, t: &Token, kind: DataKind, record: bool) {
+        let size = kind.size();
+        let bytes: Vec<u8> = if kind.is_integer() {
+            match t.kind {
+                Tok::Int(v) => {
+                    let out_of_range = match kind {
+                        DataKind::Byte => !(-128..=127).contains(&v),
+                        DataKind::Half => !(-32768..=32767).contains(&v),
+                        _ => false,
+                    };
+                    if out_of_range {
+                        let msg = format!(
+                            "\"{}\" is out-of-range for a signed value and possibly truncated",
+                            t.text
+                        );
+                        self.warn_at(line, t, msg);
+                    }
+                    v.to_le_bytes()[..size as usize].to_vec()
+                }
+                Tok::Word => vec![0; size as usize],
+                _ => {
+                    let msg = format!("\"{}\" is not a valid integer constant or label", t.text);
+                    self.error_at(line, t, msg);
+                    return;
+                }
+            }
+        } else {
+            // MARS re-reads the token text with Double.parseDouble, so `0x10` is rejected.
+            let value = match t.kind {
+                Tok::Real(v) => Some(v),
+                Tok::Int(_) => parse_real(&t.text),
+                _ => None,
+            };
+            let Some(value) = value else {
+                let msg = format!("\"{}\" is not a valid floating point constant", t.text);
+                self.error_at(line, t, msg);
+                return;
+            };
+            if kind == DataKind::Float && value.abs() > f32::MAX as f64 {
+                let msg = format!("\"{}\" is an out-of-range value", t.text);
+                self.error_at(line, t, msg);
+                return;
+            }
+            if kind == DataKind::Float {
+                (value as f32).to_le_bytes().to_vec()
+            } else {
+                value.to_le_bytes().to_vec()
+            }
+        };
+        if self.auto_align {
+            self.align(size);
+        }
+        let addr = self.here();
+        if record {
+            self.record_line(addr, line);
+        }
+        let (chunk, offset) = self.emit(&bytes);
+        if t.kind == Tok::Word {
+            self.fixups.push(DataFixup {
+                chunk,
+                offset,
+                len: size as usize,
+                token: t.clone(),
+                line: line.clone(),
+            });
+        }
+    }
+}
+
+/// MARS's string escapes: `\n \t \r \b \f \0 \\ \' \"`; any other escaped character stands
+/// for itself. Every character is cut to its low 8 bits.
+pub(super) fn decode_string(token: &str) -> Vec<u8> {
+    let inner = token.strip_prefix('"').unwrap_or(token);
+    let inner = inner.strip_suffix('"').unwrap_or(inner);
+    let mut out = Vec::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        let c = if c == '\\' {
+            match chars.next() {
+                Some('n') => '\n',
+                Some('t') => '\t',
+                Some('r') => '\r',
+                Some('b') => '\u{8}',
+                Some('f') => '\u{c}',
+                Some('0') => '\0',
+                Some(other) => other,
+                None => '\\',
+            }
+        } else {
+            c
+        };
+        out.push(c as u32 as u8);
+    }
+    out
+}
