@@ -249,3 +249,25 @@ fn garbage_gives_diagnostics_not_panics() {
         }
     }
 }
+
+/// Not a timed test: `cargo test --release -p asmdbg-lc3 --lib assemble_rate -- --ignored
+/// --nocapture` prints lines per second.
+#[test]
+#[ignore = "benchmark"]
+fn assemble_rate() {
+    const N: usize = 30_000;
+    let mut text = String::from(".ORIG x0000\n");
+    for i in 0..N {
+        text.push_str(&format!("L{i} ADD R1, R1, #1 ; count\n LD R2, L{i}\n"));
+    }
+    text.push_str(".END\n");
+    let start = std::time::Instant::now();
+    let p = lenient(&text).unwrap();
+    let secs = start.elapsed().as_secs_f64();
+    assert_eq!(p.segments[0].words.len(), 2 * N);
+    println!(
+        "{} lines in {secs:.3} s: {:.0} lines/s",
+        2 * N + 2,
+        (2 * N) as f64 / secs
+    );
+}
