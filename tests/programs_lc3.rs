@@ -109,6 +109,13 @@ fn connect4_tie_game() {
     play("connect4", "connect4-tie", &[]);
 }
 
+/// Enter as LF, CR (a terminal in raw mode, e.g. the debugger's pty) or CR LF (a DOS file): each
+/// is one Enter, echoed as one newline; an empty CR LF line is one invalid move, not two.
+#[test]
+fn connect4_enter_as_cr_lf_or_crlf() {
+    play("connect4", "connect4-crlf", &[]);
+}
+
 // ---- Dots and Boxes (lc3-dots-and-boxes.md) ---------------------------------------------------
 
 /// A full game: invalid inputs (a dot, a box centre, column H, row 7, lower case, reversed,

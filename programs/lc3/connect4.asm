@@ -10,7 +10,7 @@
 ;   when all 36 cells are filled without that, the game is a tie. After every move the board is
 ;   shown again; at the end the program prints "Player N Wins." or "Tie Game." and HALTs.
 ;   A move is a column digit 1-6 followed by Enter. The keys are echoed as they are typed and
-;   Enter is echoed as a newline. Anything else -- another key, no key or more than one key
+;   Enter (LF, CR, or CR LF) is echoed as a newline. Anything else -- another key, no key or more than one key
 ;   before Enter, or a column that is already full -- prints "Invalid move. Try again." and the
 ;   same player is asked again.
 ;
@@ -132,6 +132,8 @@ DT_SAVE_R7      .BLKW 1
 ; GET_MOVE: prompts the current player and reads keys up to Enter, echoing them (Enter is
 ;   echoed as a newline). Exactly one key accepted by CHECK_VALID makes a move; anything else
 ;   prints "Invalid move. Try again." and asks again.
+;   Enter is LF (x0A) or CR (x0D: what a terminal in raw mode sends); the LF of a CR LF pair
+;   (a file with DOS line endings) is skipped, so the pair is one Enter.
 ;   In: nothing.  Out: R6 = the column, 1-6.
 ; ---------------------------------------------------------------------------------------------
 GET_MOVE
@@ -145,6 +147,13 @@ GM_ASK
         AND R2, R2, #0              ; R2 = how many keys were typed before Enter
 GM_KEY
         GETC
+        LD R6, LAST_KEY             ; the key read before this one
+        ST R0, LAST_KEY
+        ADD R6, R6, #-13
+        BRnp GM_NOT_CRLF
+        ADD R6, R0, #-10
+        BRz GM_KEY                  ; the LF of a CR LF pair: that Enter was already taken
+GM_NOT_CRLF
         ADD R6, R0, #-10            ; line feed?
         BRz GM_ENTER
         ADD R6, R0, #-13            ; carriage return?
@@ -180,6 +189,7 @@ GM_SAVE_R0      .BLKW 1
 GM_SAVE_R1      .BLKW 1
 GM_SAVE_R2      .BLKW 1
 GM_SAVE_R7      .BLKW 1
+LAST_KEY        .FILL #0            ; the previous key, to see CR LF as one Enter
 
 ; ---------------------------------------------------------------------------------------------
 ; CHECK_VALID: is the key in R0 a column that still has room?
