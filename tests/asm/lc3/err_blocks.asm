@@ -1,8 +1,10 @@
 	ADD R0, R0, #1		; error@1+15: cannot determine address for statement
+	.END			; error@1+5: cannot determine address for statement
 	.ORIG x3000
 	HALT
 	.ORIG x3100		; error@2+5: new .orig found, but previous region did not have .end
 	HALT
+	.END
 	.END
 	NOT R0, R0		; error@1+11: cannot determine address for statement
 	.ORIG xFDFF

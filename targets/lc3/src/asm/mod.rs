@@ -516,7 +516,8 @@ impl<'a> Assembler<'a> {
                     }
                     if let (Some(l), Some(_)) = (st.label, block) {
                         self.define_label(st, l, pc as u16, SymbolKind::Code);
-                    } else if block.is_none() && !self.strict {
+                    } else if self.segments.is_empty() && !self.strict {
+                        // A repeated .END is harmless to lc3tools; one before any .ORIG is not.
                         self.no_address(st);
                     }
                     block = None;
