@@ -15,14 +15,26 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The HALT banner of the default `patt` profile, which ends every transcript.
+const PATT_HALT: &str = "\n----- Halting the processor ----- \n";
+
 /// Runs `asmdbg run programs/lc3/<program>.asm --input tests/programs/lc3/<scenario>.in` (plus
 /// `extra` arguments) from the repository root and compares its stdout with `<scenario>.out`.
 fn play(program: &str, scenario: &str, extra: &[&str]) {
+    play_with_halt(program, scenario, extra, PATT_HALT);
+}
+
+/// `play`, for a profile whose HALT routine prints `halt_banner` instead of patt's.
+fn play_with_halt(program: &str, scenario: &str, extra: &[&str], halt_banner: &str) {
     let asm = format!("programs/lc3/{program}.asm");
     let input = format!("tests/programs/lc3/{scenario}.in");
     let expected_path = root().join(format!("tests/programs/lc3/{scenario}.out"));
-    let expected = std::fs::read(&expected_path)
+    let transcript = std::fs::read_to_string(&expected_path)
         .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
+    let game = transcript
+        .strip_suffix(PATT_HALT)
+        .unwrap_or_else(|| panic!("{}: ends with the HALT banner", expected_path.display()));
+    let expected = format!("{game}{halt_banner}").into_bytes();
     let output = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
         .current_dir(root())
         .args(["run", &asm, "--input", &input, "--max-steps", "50000000"])
@@ -147,4 +159,16 @@ fn games_play_under_strict_assembly_too() {
     play("nim", "nim-sample", &["--strict"]);
     play("connect4", "connect4-sample", &["--strict"]);
     play("dots", "dots-game", &["--strict"]);
+}
+
+/// The games rely on nothing of the 2nd-edition TRAP (R7 is saved around every TRAP and JSR),
+/// so they play the same on the `lc3tools` profile: 3rd-edition TRAP through the supervisor
+/// stack, user mode, and lc3tools' own HALT text.
+#[test]
+fn games_play_on_the_lc3tools_profile_too() {
+    let halt = "\n\n--- Halting the LC-3 ---\n\n";
+    let profile = ["--profile", "lc3tools"];
+    play_with_halt("nim", "nim-sample", &profile, halt);
+    play_with_halt("connect4", "connect4-sample", &profile, halt);
+    play_with_halt("dots", "dots-game", &profile, halt);
 }
