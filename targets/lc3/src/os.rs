@@ -2,8 +2,10 @@
 //! its OS image — trap routines written in LC-3 assembly in `os/` and assembled by asmdbg's own
 //! assembler the first time a machine with that profile is built.
 //!
-//! The image is `.ORIG x0200` + `os/common.asm` + `os/<profile>.asm` + `.END`. The vector tables
-//! are filled here from the image's labels (every trap vector without a routine points at
+//! The image is `.ORIG x0200`, the edition's routines, the profile's file and `.END`: the 2nd-edition
+//! profiles share `os/second_edition.asm` (registers saved in memory, RET) and add their texts;
+//! `os/lc3tools.asm` is complete in itself (registers on the supervisor stack, RTI). The vector
+//! tables are filled here from the image's labels (every trap vector without a routine points at
 //! `TRAP_BAD`), which keeps 512 `.FILL` lines out of the assembly.
 
 use std::sync::OnceLock;
@@ -24,10 +26,12 @@ pub struct Profile {
     pub initial_psr: u16,
     /// Saved_SSP when the program starts (the supervisor stack grows down from here).
     pub initial_ssp: u16,
+    /// Routines shared with other profiles, assembled before `source`.
+    shared_source: &'static str,
     source: &'static str,
 }
 
-const COMMON_SOURCE: &str = include_str!("os/common.asm");
+const SECOND_EDITION_SOURCE: &str = include_str!("os/second_edition.asm");
 
 /// `patt`, the default: the McGraw-Hill simulator the course assignments show. 2nd-edition TRAP
 /// and LEA; RTI, keyboard interrupts and the privilege/illegal-opcode exceptions of the 2nd
@@ -47,6 +51,7 @@ pub static PATT: Profile = Profile {
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
+    shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/patt.asm"),
 };
 
@@ -65,6 +70,7 @@ pub static LC3TOOLS: Profile = Profile {
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
+    shared_source: "",
     source: include_str!("os/lc3tools.asm"),
 };
 
@@ -85,6 +91,7 @@ pub static LC3SIM: Profile = Profile {
     },
     initial_psr: 0x0002,
     initial_ssp: 0x3000,
+    shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/lc3sim.asm"),
 };
 
@@ -156,8 +163,8 @@ impl Profile {
 
     fn build_image(&self) -> Result<OsImage, OsError> {
         let text = format!(
-            "        .ORIG x{OS_ORIGIN:04X}\n{COMMON_SOURCE}\n{}\n        .END\n",
-            self.source
+            "        .ORIG x{OS_ORIGIN:04X}\n{}\n{}\n        .END\n",
+            self.shared_source, self.source
         );
         let file = SourceFile::new(format!("os/{}", self.name), text);
         let program = assemble(&file, &AsmOptions { strict: false })

@@ -346,3 +346,40 @@ fn lc3sim_has_no_interrupts() {
     assert_eq!(outcome.stop, None, "keeps spinning: KBSR[14] is ignored");
     assert_eq!(m.console().pending_input(), 1);
 }
+
+#[test]
+fn lc3tools_trap_routines_are_reentrant_for_interrupt_routines() {
+    // The ISR prints with PUTS while the program is inside its own PUTS.
+    let source = "\
+        .ORIG x3000
+        LEA R0, TEXT
+        PUTS
+        HALT
+TEXT    .STRINGZ \"abcdefgh\"
+        .END
+        .ORIG x4000
+ISR     ADD R6, R6, #-1
+        STR R0, R6, #0
+        LDI R0, KBDR_AT
+        LEA R0, MSG
+        PUTS
+        LDR R0, R6, #0
+        ADD R6, R6, #1
+        RTI
+KBDR_AT .FILL xFE02
+MSG     .STRINGZ \"<k>\"
+        .END
+";
+    let mut m = machine(source, "lc3tools");
+    m.debug_write(0x0180, 0x4000).unwrap();
+    m.debug_write(0xFE00, 0x4000).unwrap();
+    while m.console().output().len() < 3 {
+        assert_eq!(m.step(), None);
+    }
+    m.console().push_input(b"k");
+    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
+    assert_eq!(
+        String::from_utf8_lossy(&m.console().take_output()),
+        "abc<k>defgh\n\n--- Halting the LC-3 ---\n\n"
+    );
+}

@@ -1,9 +1,7 @@
-; Profile `patt`: the McGraw-Hill LC-3 simulator (2nd edition). TRAP leaves the return address
-; in R7, so routines return with RET. The HALT and IN texts are the ones the course's sample
-; runs show; the undefined-trap and exception texts are asmdbg's, in the same style (the
-; simulator's own are not documented).
-TRAP_RETURN
-        RET
+; Profile `patt`: the McGraw-Hill LC-3 simulator (2nd edition); the routines are in
+; second_edition.asm. The HALT and IN texts are the ones the course's sample runs show; the
+; undefined-trap and exception texts are asmdbg's, in the same style (the simulator's own are not
+; documented).
 
 ; Exceptions (2nd edition: vector x00 privilege, x01 illegal opcode) arrive in supervisor mode.
 EXC_PRIVILEGE

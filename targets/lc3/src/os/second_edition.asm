@@ -1,15 +1,15 @@
-; Trap routines shared by the OS image of every profile (asmdbg's own code).
+; The 2nd-edition trap routines shared by the `patt` and `lc3sim` OS images (asmdbg's own code).
 ;
 ; os.rs assembles ".ORIG x0200", this file, the profile's file and ".END" as one source. The
-; profile's file supplies TRAP_RETURN (RET for 2nd-edition TRAP, RTI for 3rd-edition TRAP), the
-; texts HALT_TEXT, IN_PROMPT and BAD_TRAP_TEXT, and the exception handlers it has. os.rs points
-; the trap vector table at the TRAP_* labels and the exception table at the EXC_* labels.
+; profile's file supplies the texts HALT_TEXT, IN_PROMPT and BAD_TRAP_TEXT and the exception
+; handlers it has. os.rs points the trap vector table at the TRAP_* labels and the exception table
+; at the EXC_* labels. A 2nd-edition TRAP leaves the return address in R7: routines end in RET.
 ;
 ; The routines poll KBSR and DSR and move characters through KBDR and DDR like the reference
 ; OSes, so stepping into a TRAP under a debugger shows real LC-3 code. They keep registers in
-; memory rather than on a stack: a 2nd-edition TRAP does not switch to a stack known to be valid.
-; They are therefore not reentrant: an interrupt routine must not call the trap routine that
-; the interrupted code was in.
+; memory rather than on a stack, because a 2nd-edition TRAP does not switch to a stack known to
+; be valid. They are therefore not reentrant: an interrupt routine must not call a trap while the
+; code it interrupted is inside one.
 
 ; TRAP x20 GETC: R0 = the next key, not echoed.
 TRAP_GETC
@@ -17,21 +17,21 @@ TRAP_GETC
         JSR READ_KEY
         LD R7, SAVED_R7
         ADD R0, R0, #0
-        BRnzp TRAP_RETURN
+        RET
 
 ; TRAP x21 OUT: prints R0[7:0].
 TRAP_OUT
         ST R7, SAVED_R7
         JSR WRITE_CHAR
         LD R7, SAVED_R7
-        BRnzp TRAP_RETURN
+        RET
 
 ; TRAP x22 PUTS: prints the string at R0, one character per word, up to a zero word.
 TRAP_PUTS
         ST R7, SAVED_R7
         JSR WRITE_STRING
         LD R7, SAVED_R7
-        BRnzp TRAP_RETURN
+        RET
 
 ; TRAP x23 IN: prompt, read a key, echo it and a newline; R0 = the key.
 TRAP_IN
@@ -46,7 +46,7 @@ TRAP_IN
         LD R0, IN_KEY
         LD R7, SAVED_R7
         ADD R0, R0, #0
-        BRnzp TRAP_RETURN
+        RET
 
 ; TRAP x24 PUTSP: prints the packed string at R0, low byte first, up to the first zero byte.
 TRAP_PUTSP
@@ -90,7 +90,7 @@ PACKED_DONE
         LD R4, SAVED_R4
         LD R5, SAVED_R5
         LD R7, SAVED_R7
-        BRnzp TRAP_RETURN
+        RET
 
 ; TRAP x25 HALT: prints the profile's banner and clears MCR[15], which stops the clock. If a
 ; debugger starts the clock again, the routine returns to the program.
@@ -107,7 +107,7 @@ TRAP_HALT
         LD R0, HALT_R0
         LD R1, HALT_R1
         LD R7, HALT_R7
-        BRnzp TRAP_RETURN
+        RET
 
 ; Every trap vector without a routine: the profile's text, then HALT.
 TRAP_BAD
@@ -116,7 +116,7 @@ TRAP_BAD
         JSR WRITE_STRING
         HALT
         LD R7, SAVED_R7
-        BRnzp TRAP_RETURN
+        RET
 
 ; R0 = the next key (waits on KBSR[15]); other registers kept.
 READ_KEY
