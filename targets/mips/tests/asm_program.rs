@@ -249,6 +249,15 @@ fn align_zero_turns_automatic_alignment_off() {
 }
 
 #[test]
+fn huge_reservations_move_the_address_without_allocating() {
+    let p = asm(".data\na: .space 100000000\nb: .word 7\n");
+    assert_eq!(p.debug.symbols.addr("b"), Some(0x1001_0000 + 100_000_000));
+    assert_eq!(p.chunks.iter().map(|c| c.bytes.len()).sum::<usize>(), 4);
+    let text = asm_err(".data\n.word 0:2000000\n");
+    assert!(text.contains("too many repetitions"), "{text}");
+}
+
+#[test]
 fn labels_alone_on_a_line_follow_alignment() {
     let p = asm(".data\n.byte 1\nlbl:\n.word 2\n");
     assert_eq!(p.debug.symbols.addr("lbl"), Some(0x1001_0004));
@@ -349,6 +358,12 @@ fn garbage_never_panics_and_every_error_has_a_place() {
         "beq $t0, $t1, 12",
         "\u{0}\u{7f}\u{ff}é",
         "mfc1.d $t0, $f31",
+        ".space 2000000000",
+        ".word 0:100000000",
+        ".data 0xfffffffe\n.word 1\n.align 30\n.half 2",
+        ".text 0xfffffffc\nnop\nnop\nb -4",
+        ".eqv li 5",
+        ".extern big 2000000000",
     ];
     for line in nasty {
         for text in [

@@ -85,7 +85,7 @@ impl Assembler<'_> {
                 if let Some(n) = self.one_count(line, dir, args) {
                     let addr = self.here();
                     self.record_line(addr, line);
-                    self.emit(&vec![0u8; n as usize]);
+                    self.reserve(n);
                 }
             }
             ".extern" => self.extern_directive(line, dir, args),
@@ -212,7 +212,7 @@ impl Assembler<'_> {
         });
         let saved = (self.segment, std::mem::take(&mut self.unplaced_labels));
         self.segment = ChunkKind::Extern;
-        self.emit(&vec![0u8; bytes as usize]);
+        self.reserve(bytes);
         self.segment = saved.0;
         self.unplaced_labels = saved.1;
     }
@@ -256,6 +256,14 @@ impl Assembler<'_> {
             }
             if n <= 0 {
                 self.error_at(line, count, "repetition factor must be positive");
+                return;
+            }
+            if (n as u64) * kind.size() as u64 > super::SEGMENT_BYTES as u64 {
+                let msg = format!(
+                    "\"{}\": too many repetitions for a 4 MiB segment",
+                    count.text
+                );
+                self.error_at(line, count, msg);
                 return;
             }
             for i in 0..n {

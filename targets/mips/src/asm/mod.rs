@@ -57,6 +57,12 @@ pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnos
     asm.finish()
 }
 
+/// The size of each MARS memory segment.
+const SEGMENT_BYTES: u32 = 4 << 20;
+
+/// Lines macro expansion may produce in one assembly, so nested calls cannot explode.
+const EXPANSION_BUDGET: usize = 1_000_000;
+
 const SEGMENTS: [ChunkKind; 5] = [
     ChunkKind::Text,
     ChunkKind::Data,
@@ -119,6 +125,7 @@ struct Assembler<'o> {
     text_start: Option<u32>,
     macros: Vec<Macro>,
     macro_counter: u32,
+    expanded_lines: usize,
     pending: Vec<Pending>,
     fixups: Vec<DataFixup>,
 }
@@ -155,6 +162,7 @@ impl<'o> Assembler<'o> {
             text_start: None,
             macros: Vec::new(),
             macro_counter: 0,
+            expanded_lines: 0,
             pending: Vec::new(),
             fixups: Vec::new(),
         }
@@ -231,10 +239,11 @@ impl<'o> Assembler<'o> {
                 continue;
             }
             for _ in 0..100 {
-                let Some(tok) = tokens
-                    .iter()
-                    .find(|t| t.kind == Tok::Word && self.eqv.contains_key(&t.text))
-                else {
+                let Some(tok) = tokens.iter().find(|t| {
+                    t.kind == Tok::Word
+                        && self.eqv.contains_key(&t.text)
+                        && !lexer::is_keyword(&t.text)
+                }) else {
                     break;
                 };
                 let replacement = self.eqv.get(&tok.text).cloned().unwrap_or_default();
@@ -260,7 +269,7 @@ impl<'o> Assembler<'o> {
             return;
         }
         let name = &tokens[d + 1];
-        if name.kind != Tok::Word {
+        if name.kind != Tok::Word || lexer::is_keyword(&name.text) {
             self.error_at(line, directive, "Malformed .eqv directive");
             return;
         }
@@ -481,6 +490,11 @@ impl<'o> Assembler<'o> {
             .calls
             .iter()
             .any(|c| c.file == line.file && c.line == line.line);
+        self.expanded_lines += self.macros[index].body.len();
+        if self.expanded_lines > EXPANSION_BUDGET {
+            self.error_at(line, op, "macro expansion produces too many lines");
+            return true;
+        }
         if looped || depth >= 64 {
             self.error_at(
                 line,
@@ -490,7 +504,7 @@ impl<'o> Assembler<'o> {
             return true;
         }
         let counter = self.macro_counter;
-        self.macro_counter += 1;
+        self.macro_counter = self.macro_counter.wrapping_add(1);
         let mut calls = line.calls.clone();
         calls.push(Origin {
             file: line.file,
@@ -589,15 +603,26 @@ impl<'o> Assembler<'o> {
         if new == old {
             return;
         }
-        let pad = vec![0u8; (new - old) as usize];
         let moved = std::mem::take(&mut self.unplaced_labels);
-        self.emit(&pad);
+        self.reserve(new.wrapping_sub(old));
         for name in &moved {
             if let Some(sym) = self.symbols.get_mut(name) {
                 sym.addr = new as u64;
             }
         }
         self.unplaced_labels = moved;
+    }
+
+    /// Zero bytes (`.space`, alignment, `.extern`). Beyond a segment's 4 MiB nothing could
+    /// hold them, so the address just moves on and memory stays zero.
+    fn reserve(&mut self, bytes: u32) {
+        if bytes <= SEGMENT_BYTES {
+            self.emit(&vec![0u8; bytes as usize]);
+        } else {
+            let i = segment_index(self.segment);
+            self.next[i] = self.next[i].wrapping_add(bytes);
+            self.unplaced_labels.clear();
+        }
     }
 
     fn record_line(&mut self, addr: u32, line: &Line) {
