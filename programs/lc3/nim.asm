@@ -81,6 +81,7 @@ DISPLAY_BOARD
         ST R1, DB_SAVE_R1
         ST R2, DB_SAVE_R2
         ST R3, DB_SAVE_R3
+        ST R4, DB_SAVE_R4
         ST R7, DB_SAVE_R7
         LEA R2, ROCKS               ; R2 walks over the three row counters
         LD R1, ASCII_A              ; R1 = the letter of the current row
@@ -93,19 +94,16 @@ DB_ROW
         OUT
         LEA R0, COLON_SPACE         ; ": "
         PUTS
-        LDR R0, R2, #0              ; the number of rocks in this row ...
-        ST R1, DB_SAVE_LETTER
-        ADD R1, R0, #0              ; ... counted down in R1
+        LDR R4, R2, #0              ; R4 = rocks in this row, counted down
         LD R0, ASCII_ROCK
 DB_ROCK
-        ADD R1, R1, #-1
+        ADD R4, R4, #-1
         BRn DB_ROW_DONE
-        OUT
+        OUT                         ; one 'o' per rock
         BRnzp DB_ROCK
 DB_ROW_DONE
         LD R0, NEWLINE
         OUT
-        LD R1, DB_SAVE_LETTER
         ADD R1, R1, #1              ; next letter
         ADD R2, R2, #1              ; next row counter
         ADD R3, R3, #-1
@@ -114,6 +112,7 @@ DB_ROW_DONE
         LD R1, DB_SAVE_R1
         LD R2, DB_SAVE_R2
         LD R3, DB_SAVE_R3
+        LD R4, DB_SAVE_R4
         LD R7, DB_SAVE_R7
         RET
 
@@ -121,8 +120,8 @@ DB_SAVE_R0      .BLKW 1
 DB_SAVE_R1      .BLKW 1
 DB_SAVE_R2      .BLKW 1
 DB_SAVE_R3      .BLKW 1
+DB_SAVE_R4      .BLKW 1
 DB_SAVE_R7      .BLKW 1
-DB_SAVE_LETTER  .BLKW 1
 ROW_WORD        .STRINGZ "ROW "
 COLON_SPACE     .STRINGZ ": "
 
@@ -231,17 +230,19 @@ AM_SAVE_R1      .BLKW 1
 ; ---------------------------------------------------------------------------------------------
 IS_GAME_OVER
         ST R0, GO_SAVE_R0
+        ST R1, GO_SAVE_R1
         LEA R0, ROCKS
-        LDR R3, R0, #0
-        LDR R0, R0, #1
-        ADD R3, R3, R0
-        LEA R0, ROCKS
-        LDR R0, R0, #2
-        ADD R3, R3, R0
+        LDR R3, R0, #0              ; row A
+        LDR R1, R0, #1              ; + row B
+        ADD R3, R3, R1
+        LDR R1, R0, #2              ; + row C
+        ADD R3, R3, R1
         LD R0, GO_SAVE_R0
+        LD R1, GO_SAVE_R1
         RET
 
 GO_SAVE_R0      .BLKW 1
+GO_SAVE_R1      .BLKW 1
 
 ; ---------------------------------------------------------------------------------------------
 ; SWITCH_PLAYER: CURRENT_PLAYER becomes 3 - CURRENT_PLAYER (1 -> 2, 2 -> 1).
