@@ -4,7 +4,7 @@
 //! assembler spells it.
 
 use asmdbg_core::{Machine, MachineOptions, SourceFile, StopEvent};
-use asmdbg_mips::asm::{assemble, AsmOptions, BASIC_INSTRUCTIONS};
+use asmdbg_mips::asm::{assemble, AsmOptions, BASIC_INSTRUCTIONS, PSEUDO_OPS};
 use asmdbg_mips::decode::disassemble;
 use asmdbg_mips::load_machine;
 
@@ -166,4 +166,37 @@ fn the_decoder_names_every_basic_form_as_the_assembler_spells_it() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_pseudo_example_assembles_to_words_the_decoder_knows() {
+    let mut failures = Vec::new();
+    for &(example, templates) in PSEUDO_OPS {
+        let src = format!(".text\nlabel: nop\n{example}\n");
+        let program = match assemble(&SourceFile::new("p.asm", src), &AsmOptions::default()) {
+            Ok(p) => p,
+            Err(d) => {
+                failures.push(format!("{example}: {d}"));
+                continue;
+            }
+        };
+        let text = program
+            .chunks
+            .iter()
+            .find(|c| c.kind == asmdbg_mips::ChunkKind::Text)
+            .expect("text chunk");
+        let words = text.bytes.len() / 4 - 1;
+        let most = templates.split(';').filter(|t| t.trim() != "DBNOP").count();
+        if words == 0 || words > most.max(3) {
+            failures.push(format!("{example}: {words} words"));
+        }
+        for (i, w) in text.bytes.chunks_exact(4).enumerate().skip(1) {
+            let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let shown = disassemble(word, text.addr + 4 * i as u32, None);
+            if shown.starts_with(".word") {
+                failures.push(format!("{example}: word {i} 0x{word:08x} does not decode"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

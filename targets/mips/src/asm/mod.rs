@@ -10,7 +10,7 @@ pub mod basic;
 mod directives;
 mod forms;
 pub mod lexer;
-mod pseudo_table;
+pub mod pseudo_table;
 mod source;
 
 use std::collections::{HashMap, HashSet};
@@ -28,6 +28,7 @@ use lexer::{Tok, Token};
 use source::{Line, Origin};
 
 pub use basic::{BasicInstruction, EncodeError, Field, Operand, BASIC_INSTRUCTIONS};
+pub use pseudo_table::PSEUDO_OPS;
 
 #[derive(Debug, Clone, Default)]
 pub struct AsmOptions {

@@ -4,7 +4,7 @@
 //! descriptions are dropped. Regenerate rather than edit by hand.
 
 /// `(source example, basic templates separated by ";")`.
-pub(super) const PSEUDO_OPS: &[(&str, &str)] = &[
+pub const PSEUDO_OPS: &[(&str, &str)] = &[
     ("not $t1,$t2", "nor RG1, RG2, $0"),
     ("add $t1,$t2,-100", "addi RG1, RG2, VL3"),
     ("add $t1,$t2,100000", "lui $1, VHL3;ori $1, $1, VL3U;add RG1, RG2, $1"),
