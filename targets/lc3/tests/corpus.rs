@@ -311,6 +311,7 @@ corpus!(
     strict_only_end,
     strict_strings,
     strict_values,
+    strict_before_orig,
     strings,
 );
 

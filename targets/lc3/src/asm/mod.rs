@@ -473,9 +473,12 @@ impl<'a> Assembler<'a> {
             match st.base {
                 Some((tok, Base::Directive(Directive::Orig))) => {
                     if self.strict && lc3as_orig_state != 0 {
-                        let t = &st.tokens[tok];
-                        self.rep
-                            .warning(line, t.col, t.len, "multiple .ORIG directives found");
+                        // After "instruction appears before .ORIG", lc3as ignores it silently.
+                        if lc3as_orig_state == 1 {
+                            let t = &st.tokens[tok];
+                            self.rep
+                                .warning(line, t.col, t.len, "multiple .ORIG directives found");
+                        }
                         continue;
                     }
                     if !self.strict && block.is_some() {
@@ -528,11 +531,11 @@ impl<'a> Assembler<'a> {
 
             if block.is_none() {
                 if self.strict {
+                    if let Some(l) = st.label {
+                        let t = &st.tokens[l];
+                        self.rep.error_at(line, t, "label appears before .ORIG");
+                    }
                     if st.base.is_none() {
-                        if let Some(l) = st.label {
-                            let t = &st.tokens[l];
-                            self.rep.error_at(line, t, "label appears before .ORIG");
-                        }
                         continue;
                     }
                     if lc3as_orig_state == 0 {
