@@ -31,6 +31,10 @@ use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, SectionIndex,
 use object::write::StringId;
 use object::Endianness;
 
+/// The crates the writer is built on, for reading the file back (tests, tools) without a
+/// dependency of one's own.
+pub use {gimli, object};
+
 /// `e_machine` for LC-3 and SimpleRISC (gdb takes the architecture from the target).
 pub const EM_NONE: u16 = elf::EM_NONE;
 /// `e_machine` for MIPS.
@@ -109,8 +113,30 @@ pub struct BaseType {
     pub name: String,
     /// Bytes.
     pub size: u8,
-    /// Signed integer (`DW_ATE_signed`) or unsigned (`DW_ATE_unsigned`).
-    pub signed: bool,
+    pub encoding: TypeEncoding,
+}
+
+/// `DW_AT_encoding` of a base type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeEncoding {
+    /// `DW_ATE_signed`.
+    Signed,
+    /// `DW_ATE_unsigned`.
+    Unsigned,
+    /// `DW_ATE_signed_char`: arrays of it print as strings.
+    Char,
+    /// `DW_ATE_float`.
+    Float,
+}
+
+impl BaseType {
+    pub fn new(name: &str, size: u8, encoding: TypeEncoding) -> Self {
+        BaseType {
+            name: name.to_string(),
+            size,
+            encoding,
+        }
+    }
 }
 
 /// A data label as a `DW_TAG_variable` at a fixed address.
@@ -120,6 +146,8 @@ pub struct Variable {
     pub addr: u64,
     /// Index into [`ElfDebug::types`].
     pub ty: usize,
+    /// `Some(n)`: an array of `n` elements of that type (a string label as `char [n]`).
+    pub count: Option<u32>,
     pub global: bool,
 }
 
@@ -426,17 +454,39 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
             AttributeValue::String(t.name.as_bytes().to_vec()),
         );
         e.set(gimli::DW_AT_byte_size, AttributeValue::Data1(t.size));
-        let ate = if t.signed {
-            gimli::DW_ATE_signed
-        } else {
-            gimli::DW_ATE_unsigned
+        let ate = match t.encoding {
+            TypeEncoding::Signed => gimli::DW_ATE_signed,
+            TypeEncoding::Unsigned => gimli::DW_ATE_unsigned,
+            TypeEncoding::Char => gimli::DW_ATE_signed_char,
+            TypeEncoding::Float => gimli::DW_ATE_float,
         };
         e.set(gimli::DW_AT_encoding, AttributeValue::Encoding(ate));
         type_ids.push(id);
     }
+    let mut arrays: Vec<((usize, u32), UnitEntryId)> = Vec::new();
     for v in &debug.variables {
-        let Some(&ty) = type_ids.get(v.ty) else {
+        let Some(&base) = type_ids.get(v.ty) else {
             continue;
+        };
+        let ty = match v.count {
+            None => base,
+            Some(n) => match arrays.iter().find(|(k, _)| *k == (v.ty, n)) {
+                Some(&(_, id)) => id,
+                None => {
+                    let id = dwarf.unit.add(root, gimli::DW_TAG_array_type);
+                    dwarf
+                        .unit
+                        .get_mut(id)
+                        .set(gimli::DW_AT_type, AttributeValue::UnitRef(base));
+                    let sub = dwarf.unit.add(id, gimli::DW_TAG_subrange_type);
+                    dwarf.unit.get_mut(sub).set(
+                        gimli::DW_AT_upper_bound,
+                        AttributeValue::Udata(u64::from(n.max(1)) - 1),
+                    );
+                    arrays.push(((v.ty, n), id));
+                    id
+                }
+            },
         };
         let id = dwarf.unit.add(root, gimli::DW_TAG_variable);
         let e = dwarf.unit.get_mut(id);

@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use asmdbg_core::elf::{
     base_debug, function_spans, write_elf, BaseType, ElfError, ElfImage, ElfSection, ElfSymbol,
-    ElfSymbolKind, Variable, EM_NONE,
+    ElfSymbolKind, TypeEncoding, Variable, EM_NONE,
 };
 
 use crate::decode::{decode, Instruction};
@@ -171,6 +171,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
                 name: name.to_string(),
                 addr,
                 ty: 0,
+                count: None,
                 global,
             });
             (ElfSymbolKind::Object, next.min(run_end) - addr)
@@ -189,11 +190,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
     let mut debug = base_debug(debug_info, "asmdbg LC-3 assembler", |a| {
         u16::try_from(a).ok().filter(|&w| is_code(w)).map(gdb_addr)
     });
-    debug.types = vec![BaseType {
-        name: "word".into(),
-        size: 2,
-        signed: true,
-    }];
+    debug.types = vec![BaseType::new("word", 2, TypeEncoding::Signed)];
     debug.variables = variables;
 
     ElfImage {
