@@ -13,7 +13,7 @@
 @ an anti-diagonal (a run of 3 or more contains a run of exactly 3, so runs of 3 are searched).
 @
 @ SimpleRISC has no multiplier in the course variant: every row/column index computation goes
-@ through the software subroutine `mul`. The program needs no mul/div/mod instruction.
+@ through the software subroutine `multiply`. The program needs no mul/div/mod instruction.
 @
 @ Run it (an autograder's view: poke the board, peek the result):
 @   asmdbg run programs/simplerisc/tictactoe.asm --no-mul \
@@ -28,16 +28,16 @@
 @   .finish  the single store of the result (r11) to address 1144; the program ends right after it
 @   haswin   r1 = player (1 or 2) -> r1 = 1 if that player has a run of 3 or more, else 0
 @   getcell  r1 = row, r2 = column -> r1 = the cell's value, or -1 when (row, column) is off the board
-@   mul      r1 = r1 * r2 (low 32 bits, shift-and-add)
+@   multiply r1 = r1 * r2 (low 32 bits, shift-and-add)
 @ Calling convention: arguments in r1 and r2, the result in r1; every subroutine preserves all
 @ other registers on the stack (sp = r14, growing down), and a subroutine that calls another
 @ saves ra = r15 first. Registers of .main: r5/r6 the counts of 1s/2s, r7/r8 row/column,
 @ r11 the result, r12/r13 whether player 1/2 wins.
 
 @ ---------------------------------------------------------------------------------------------
-@ mul: r1 = r1 * r2, low 32 bits (two's complement, so negative factors work too).
+@ multiply: r1 = r1 * r2, low 32 bits (two's complement, so negative factors work too).
 @ Loops once per significant bit of r2: pass the small factor in r2.
-mul:
+multiply:
 	sub sp, sp, 12
 	st r2, 0[sp]
 	st r3, 4[sp]
@@ -64,7 +64,7 @@ mul:
 
 @ ---------------------------------------------------------------------------------------------
 @ getcell: r1 = row, r2 = column -> r1 = board[row][col], or -1 when off the board.
-@ Address = 1000 + 4 * (6 * row + col), the row offset computed by mul.
+@ Address = 1000 + 4 * (6 * row + col), the row offset computed by multiply.
 getcell:
 	sub sp, sp, 12
 	st r2, 0[sp]
@@ -81,7 +81,7 @@ getcell:
 	bgt .gc_off             @ col > 5
 	mov r3, r2              @ r3 = col
 	mov r2, 6
-	call mul                @ r1 = 6 * row
+	call multiply           @ r1 = 6 * row
 	add r1, r1, r3          @ r1 = 6 * row + col
 	lsl r1, r1, 2           @ words are 4 bytes
 	ld r1, 1000[r1]
@@ -150,11 +150,11 @@ haswin:
 .hw_step:
 	mov r1, r5
 	mov r2, r7
-	call mul                @ r1 = k * dr
+	call multiply           @ r1 = k * dr
 	add r8, r3, r1          @ r8 = row + k * dr
 	mov r1, r6
 	mov r2, r7
-	call mul                @ r1 = k * dc
+	call multiply           @ r1 = k * dc
 	add r2, r4, r1          @ r2 = col + k * dc
 	mov r1, r8
 	call getcell
