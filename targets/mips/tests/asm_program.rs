@@ -80,9 +80,10 @@ fn segments_symbols_and_entry_points() {
 }
 
 #[test]
-fn main_is_only_an_entry_when_global_and_text_can_move() {
+fn execution_starts_at_the_text_base_and_main_only_when_global() {
     let p = asm(".text 0x00400100\nmain: nop\n");
-    assert_eq!(p.text_start, 0x0040_0100);
+    assert_eq!(p.text_start, 0x0040_0000);
+    assert_eq!(p.debug.symbols.addr("main"), Some(0x0040_0100));
     assert_eq!(p.main, None);
     assert!(
         p.debug.symbols.get("MAIN").is_none(),

@@ -123,7 +123,6 @@ struct Assembler<'o> {
     symbols: SymbolTable,
     globals: Vec<(String, Line, Token)>,
     lines: LineTable,
-    text_start: Option<u32>,
     macros: Vec<Macro>,
     macro_counter: u32,
     expanded_lines: usize,
@@ -160,7 +159,6 @@ impl<'o> Assembler<'o> {
             symbols: SymbolTable::new(false),
             globals: Vec::new(),
             lines: LineTable::new(),
-            text_start: None,
             macros: Vec::new(),
             macro_counter: 0,
             expanded_lines: 0,
@@ -664,9 +662,6 @@ impl<'o> Assembler<'o> {
         };
         let words = form.word_count(self.opts.delay_slots);
         let addr = self.here();
-        if self.segment == ChunkKind::Text && self.text_start.is_none() {
-            self.text_start = Some(addr);
-        }
         let (chunk, offset) = self.emit(&vec![0u8; 4 * words as usize]);
         for k in 0..words {
             let at = addr.wrapping_add(4 * k);
@@ -767,7 +762,9 @@ impl<'o> Assembler<'o> {
             .map(|s| s.addr as u32);
         Ok(Program {
             chunks: merge_chunks(self.chunks),
-            text_start: self.text_start.unwrap_or(layout::TEXT),
+            // MARS resets the PC to the text base, not to the first `.text` statement: the two
+            // differ only when the first `.text` names another address.
+            text_start: layout::TEXT,
             main,
             debug: DebugInfo {
                 sources: self.sources,
