@@ -5,6 +5,7 @@
 pub mod asm;
 pub mod cpu;
 pub mod decode;
+pub mod elf;
 pub mod gdb;
 pub mod machine;
 pub mod program;
