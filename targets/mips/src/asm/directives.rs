@@ -368,7 +368,21 @@ pub(super) fn decode_string(token: &str) -> Vec<u8> {
         } else {
             c
         };
-        out.push(c as u32 as u8);
+        // Java strings hold UTF-16 units: a character beyond U+FFFF is two units, two bytes.
+        let mut units = [0u16; 2];
+        out.extend(c.encode_utf16(&mut units).iter().map(|&u| u as u8));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_string;
+
+    #[test]
+    fn strings_cut_each_utf16_unit_to_a_byte() {
+        assert_eq!(decode_string("\"a\\n\\q\\\"\""), b"a\nq\"");
+        assert_eq!(decode_string("\"é€\""), vec![0xe9, 0xac]);
+        assert_eq!(decode_string("\"😀\""), vec![0x3d, 0x00]);
+    }
 }
