@@ -138,7 +138,9 @@ fn dots_full_game_player_one_wins() {
     play("dots", "dots-game", &[]);
 }
 
-/// Another full game, with a chain of boxes taken in one turn: Player 2 wins 5-4.
+/// Another full game: a chain of five boxes taken in one turn, among them a '|' (C3) that
+/// completes the boxes on its left and right at once (the first game's D2 is a '-' completing
+/// the boxes above and below). Player 2 wins 5-4.
 #[test]
 fn dots_full_game_player_two_wins() {
     play("dots", "dots-p2wins", &[]);
