@@ -415,3 +415,13 @@ fn macro_calls_with_and_without_parentheses_and_arity_overloads() {
         vec![0x2404_0001, 0x2404_0002, 0x2405_0003]
     );
 }
+
+#[test]
+fn labels_may_be_named_like_instructions() {
+    let p = asm(".text\n\tj b\nb:\tjal mul\nmul:\tnop\n\tbeq $t0, $t1, b\n");
+    assert_eq!(
+        words_at(&p, 0x0040_0000, 4),
+        vec![0x0810_0001, 0x0c10_0002, 0, 0x1109_fffd]
+    );
+    assert_eq!(p.debug.symbols.addr("mul"), Some(0x0040_0008));
+}
