@@ -36,13 +36,9 @@ pub mod exc {
 /// Why an instruction did not complete normally.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Trap {
-    /// A MARS runtime exception: goes to the handler at 0x80000180 if there is one.
-    Exception {
-        /// Cause code, or `None` for MARS errors that set no cause (odd FP register numbers).
-        code: Option<u32>,
-        message: String,
-        badvaddr: Option<u32>,
-    },
+    /// A MARS runtime exception: goes to the handler at 0x80000180 if there is one. Boxed so
+    /// the hot path's `Result` stays two registers wide.
+    Exception(Box<Exception>),
     /// syscall 10 / 17.
     Exit(i32),
     /// No instruction at the PC: MARS ends the program silently.
@@ -55,31 +51,42 @@ pub(crate) enum Trap {
         addr: u32,
     },
     NeedInput,
+    /// A breakpoint marker in the execution cache was reached.
+    Breakpoint,
+}
+
+/// A MARS runtime exception (`ProcessingException`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Exception {
+    /// Cause code, or `None` for MARS errors that set no cause (odd FP register numbers).
+    code: Option<u32>,
+    message: String,
+    badvaddr: Option<u32>,
 }
 
 impl Trap {
     pub(crate) fn exception(code: u32, message: impl Into<String>) -> Trap {
-        Trap::Exception {
+        Trap::Exception(Box::new(Exception {
             code: Some(code),
             message: message.into(),
             badvaddr: None,
-        }
+        }))
     }
 
     fn address(code: u32, text: &str, addr: u32) -> Trap {
-        Trap::Exception {
+        Trap::Exception(Box::new(Exception {
             code: Some(code),
             message: format!("{text}0x{addr:08x}"),
             badvaddr: Some(addr),
-        }
+        }))
     }
 
     fn even(text: &str) -> Trap {
-        Trap::Exception {
+        Trap::Exception(Box::new(Exception {
             code: None,
             message: text.to_string(),
             badvaddr: None,
-        }
+        }))
     }
 }
 
@@ -117,6 +124,11 @@ pub struct Cpu {
     pub badvaddr: u32,
     pub mem: Memory,
     text: Vec<Instruction>,
+    /// `text` with `DebugStop` over every breakpoint: what the run loop executes, so it needs
+    /// no per-instruction breakpoint test.
+    exec: Vec<Instruction>,
+    /// The breakpoint addresses `exec` was built for.
+    exec_breakpoints: Vec<u64>,
     text_words: Vec<u32>,
     ktext: Vec<Instruction>,
     ktext_words: Vec<u32>,
@@ -153,6 +165,8 @@ impl Cpu {
             badvaddr: 0,
             mem: Memory::new(),
             text: Vec::new(),
+            exec: Vec::new(),
+            exec_breakpoints: Vec::new(),
             text_words: Vec::new(),
             ktext: Vec::new(),
             ktext_words: Vec::new(),
@@ -214,7 +228,38 @@ impl Cpu {
         }
         code[idx] = decode(word);
         words[idx] = word;
+        if in_text(addr) {
+            self.rebuild_exec();
+        }
         true
+    }
+
+    /// Brings `exec` up to date with `text` and the breakpoint set (the debugger may have changed
+    /// either between runs).
+    fn sync_breakpoints(&mut self) {
+        let same = self.exec.len() == self.text.len()
+            && self
+                .breakpoints
+                .addresses()
+                .eq(self.exec_breakpoints.iter().copied());
+        if !same {
+            self.rebuild_exec();
+        }
+    }
+
+    fn rebuild_exec(&mut self) {
+        self.exec.clone_from(&self.text);
+        self.exec_breakpoints = self.breakpoints.addresses().collect();
+        for &addr in &self.exec_breakpoints {
+            let Some(off) = addr.checked_sub(TEXT_BASE as u64) else {
+                continue;
+            };
+            if off & 3 == 0 {
+                if let Some(slot) = self.exec.get_mut((off >> 2) as usize) {
+                    *slot = Instruction::DebugStop;
+                }
+            }
+        }
     }
 
     /// The instruction word at a text address, if an instruction is there.
@@ -448,8 +493,23 @@ impl Cpu {
 
     // ----- execution -----
 
+    /// The instruction the run loop executes at `pc`: breakpoints appear as `DebugStop`.
     #[inline(always)]
     fn fetch(&self, pc: u32) -> Result<Instruction, Trap> {
+        let idx = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
+        if pc & 3 == 0 {
+            if let Some(&instr) = self.exec.get(idx) {
+                return Ok(instr);
+            }
+        }
+        if self.breakpoints.contains(pc as u64) {
+            return Err(Trap::Breakpoint);
+        }
+        self.fetch_unmarked(pc)
+    }
+
+    /// The real instruction at `pc`, breakpoints or not.
+    fn fetch_unmarked(&self, pc: u32) -> Result<Instruction, Trap> {
         let idx = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
         if pc & 3 == 0 {
             if let Some(&instr) = self.text.get(idx) {
@@ -476,6 +536,7 @@ impl Cpu {
 
     /// Runs up to `budget` instructions, checking breakpoints before each one.
     pub fn run(&mut self, budget: u64) -> RunOutcome {
+        self.sync_breakpoints();
         let mut executed = 0;
         if budget > 0 && self.watch_suppressed {
             if self.breakpoints.contains(self.pc as u64) {
@@ -510,13 +571,21 @@ impl Cpu {
 
     fn step_inner(&mut self) -> (bool, Option<StopEvent>) {
         let pc = self.pc;
-        let result = if self.delay_slots {
-            self.exec_at::<true>(pc)
-        } else {
-            self.exec_at::<false>(pc)
+        let result = match self.fetch_unmarked(pc) {
+            Ok(instr) => {
+                if self.delay_slots {
+                    self.exec_at::<true>(pc, instr)
+                } else {
+                    self.exec_at::<false>(pc, instr)
+                }
+            }
+            Err(trap) => Err(trap),
         };
         let outcome = match result {
-            Ok(()) => (true, None),
+            Ok(next) => {
+                self.pc = next;
+                (true, None)
+            }
             Err(trap) => self.handle_trap(pc, trap),
         };
         if !matches!(outcome.1, Some(StopEvent::Watch { .. })) {
@@ -527,40 +596,45 @@ impl Cpu {
 
     fn run_loop<const DELAY: bool>(&mut self, budget: u64) -> (u64, Option<StopEvent>) {
         let mut executed = 0u64;
+        let mut pc = self.pc;
         while executed < budget {
-            let pc = self.pc;
-            if self.breakpoints.contains(pc as u64) {
-                return (executed, Some(StopEvent::Breakpoint));
-            }
-            if let Err(trap) = self.exec_at::<DELAY>(pc) {
-                let (counted, stop) = self.handle_trap(pc, trap);
-                executed += counted as u64;
-                if stop.is_some() {
-                    return (executed, stop);
+            let result = match self.fetch(pc) {
+                Ok(instr) => self.exec_at::<DELAY>(pc, instr),
+                Err(trap) => Err(trap),
+            };
+            match result {
+                Ok(next) => {
+                    pc = next;
+                    executed += 1;
                 }
-            } else {
-                executed += 1;
+                Err(trap) => {
+                    let (counted, stop) = self.handle_trap(pc, trap);
+                    executed += counted as u64;
+                    pc = self.pc;
+                    if stop.is_some() {
+                        return (executed, stop);
+                    }
+                }
             }
         }
+        self.pc = pc;
         (executed, None)
     }
 
     #[inline(always)]
-    fn exec_at<const DELAY: bool>(&mut self, pc: u32) -> Result<(), Trap> {
-        let instr = self.fetch(pc)?;
-        self.pc = pc.wrapping_add(4);
-        self.execute::<DELAY>(pc, instr)?;
+    fn exec_at<const DELAY: bool>(&mut self, pc: u32, instr: Instruction) -> Result<u32, Trap> {
+        let next = self.execute::<DELAY>(pc, instr)?;
         if DELAY {
             match self.delay {
                 Delay::None => {}
                 Delay::Registered => self.delay = Delay::Triggered,
                 Delay::Triggered => {
-                    self.pc = self.delay_target;
                     self.delay = Delay::None;
+                    return Ok(self.delay_target);
                 }
             }
         }
-        Ok(())
+        Ok(next)
     }
 
     /// Turns a trap into MARS's reaction. Returns whether the instruction counts as executed and
@@ -609,11 +683,16 @@ impl Cpu {
                 self.console.set_waiting(true);
                 (false, Some(StopEvent::NeedInput))
             }
-            Trap::Exception {
-                code,
-                message,
-                badvaddr,
-            } => {
+            Trap::Breakpoint => {
+                self.pc = pc;
+                (false, Some(StopEvent::Breakpoint))
+            }
+            Trap::Exception(exception) => {
+                let Exception {
+                    code,
+                    message,
+                    badvaddr,
+                } = *exception;
                 if let Some(code) = code {
                     if let Some(addr) = badvaddr {
                         self.badvaddr = addr;
@@ -672,13 +751,16 @@ impl Cpu {
         )
     }
 
+    /// A taken branch or jump: the next PC, or with delay slots the target registered for
+    /// after the next instruction.
     #[inline(always)]
-    fn branch<const DELAY: bool>(&mut self, target: u32) {
+    fn branch<const DELAY: bool>(&mut self, pc: u32, target: u32) -> u32 {
         if DELAY {
             self.delay_target = target;
             self.delay = Delay::Registered;
+            pc.wrapping_add(4)
         } else {
-            self.pc = target;
+            target
         }
     }
 
@@ -689,7 +771,8 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn execute<const DELAY: bool>(&mut self, pc: u32, instr: Instruction) -> Result<(), Trap> {
+    /// Executes `instr` at `pc` and returns the next PC.
+    fn execute<const DELAY: bool>(&mut self, pc: u32, instr: Instruction) -> Result<u32, Trap> {
         use Instruction as I;
         match instr {
             I::Addu { rd, rs, rt } => self.set_reg(rd, self.reg(rs).wrapping_add(self.reg(rt))),
@@ -811,61 +894,61 @@ impl Cpu {
             I::Clo { rd, rs } => self.set_reg(rd, self.reg(rs).leading_ones()),
             I::Beq { rs, rt, off } => {
                 if self.reg(rs) == self.reg(rt) {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bne { rs, rt, off } => {
                 if self.reg(rs) != self.reg(rt) {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Blez { rs, off } => {
                 if self.reg(rs) as i32 <= 0 {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bgtz { rs, off } => {
                 if self.reg(rs) as i32 > 0 {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bltz { rs, off } => {
                 if (self.reg(rs) as i32) < 0 {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bgez { rs, off } => {
                 if self.reg(rs) as i32 >= 0 {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bltzal { rs, off } => {
                 if (self.reg(rs) as i32) < 0 {
                     self.link::<DELAY>(31, pc);
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bgezal { rs, off } => {
                 if self.reg(rs) as i32 >= 0 {
                     self.link::<DELAY>(31, pc);
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
             I::Bc1 { cc, on_true, off } => {
                 if self.flag(cc) == on_true {
-                    self.branch::<DELAY>(branch_target(pc, off));
+                    return Ok(self.branch::<DELAY>(pc, branch_target(pc, off)));
                 }
             }
-            I::J { target } => self.branch::<DELAY>(jump_target(pc, target)),
+            I::J { target } => return Ok(self.branch::<DELAY>(pc, jump_target(pc, target))),
             I::Jal { target } => {
                 self.link::<DELAY>(31, pc);
-                self.branch::<DELAY>(jump_target(pc, target));
+                return Ok(self.branch::<DELAY>(pc, jump_target(pc, target)));
             }
-            I::Jr { rs } => self.branch::<DELAY>(self.reg(rs)),
+            I::Jr { rs } => return Ok(self.branch::<DELAY>(pc, self.reg(rs))),
             I::Jalr { rd, rs } => {
                 // MARS links first, then reads the target register.
                 self.link::<DELAY>(rd, pc);
-                self.branch::<DELAY>(self.reg(rs));
+                return Ok(self.branch::<DELAY>(pc, self.reg(rs)));
             }
             I::Lw { rt, base, off } | I::Ll { rt, base, off } => {
                 let v = self.load_u32(self.ea(base, off))?;
@@ -1003,7 +1086,7 @@ impl Cpu {
             I::Mtc0 { rt, rd } => self.set_cp0(rd, self.reg(rt)),
             I::Eret => {
                 self.status &= !2;
-                self.pc = self.epc;
+                return Ok(self.epc);
             }
             I::Mfc1 { rt, fs } => self.set_reg(rt, self.fpr[(fs & 31) as usize]),
             I::Mtc1 { rt, fs } => self.fpr[(fs & 31) as usize] = self.reg(rt),
@@ -1061,6 +1144,7 @@ impl Cpu {
                 }
             }
             I::Empty => return Err(Trap::Cliff),
+            I::DebugStop => return Err(Trap::Breakpoint),
             I::Invalid(word) => {
                 return Err(Trap::exception(
                     exc::RESERVED_INSTRUCTION,
@@ -1068,7 +1152,7 @@ impl Cpu {
                 ))
             }
         }
-        Ok(())
+        Ok(pc.wrapping_add(4))
     }
 
     #[inline(always)]

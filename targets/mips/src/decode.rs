@@ -67,6 +67,9 @@ pub enum Instruction {
     Empty,
     /// A word no MARS basic instruction matches.
     Invalid(u32),
+    /// Never produced by [`decode`]: the cpu puts it over instructions that have a breakpoint in
+    /// the copy of the code its run loop executes.
+    DebugStop,
     // R-type arithmetic and logic: rd <- rs op rt.
     Add {
         rd: u8,
@@ -920,6 +923,7 @@ pub fn format_instruction(instr: Instruction, addr: u32, symbols: Option<&Symbol
     match instr {
         I::Empty => "(no instruction)".to_string(),
         I::Invalid(w) => format!(".word 0x{w:08x}"),
+        I::DebugStop => "(breakpoint)".to_string(),
         I::Sll {
             rd: 0,
             rt: 0,
