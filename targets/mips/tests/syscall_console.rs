@@ -6,7 +6,11 @@ use asmdbg_mips::random::JavaRandom;
 use asmdbg_mips::{load_machine, MipsMachine};
 
 /// Runs `src` with `input` queued and closed; returns the machine, its stop and its output.
-fn run_io(src: &str, input: &str, opts: &MachineOptions) -> (MipsMachine, Option<StopEvent>, String) {
+fn run_io(
+    src: &str,
+    input: &str,
+    opts: &MachineOptions,
+) -> (MipsMachine, Option<StopEvent>, String) {
     let mut m = load_machine("io.asm", src, opts).unwrap_or_else(|e| panic!("{e}"));
     m.console().push_input(input.as_bytes());
     m.console().close_input();
@@ -126,7 +130,11 @@ fn reads_lines_for_int_string_and_char() {
     );
     assert_eq!(stop, Some(StopEvent::Exited(0)));
     assert_eq!(m.read_register(16), Some((-17i32) as u32 as u64));
-    assert_eq!(m.read_register(17), Some('x' as u64), "12 takes the line's first char");
+    assert_eq!(
+        m.read_register(17),
+        Some('x' as u64),
+        "12 takes the line's first char"
+    );
     // "hello\n" fits with its newline; "abc" fills n-1 bytes so no newline is added.
     assert_eq!(out, "hello\nabc");
 }
@@ -148,8 +156,8 @@ fn bad_input_is_a_runtime_error() {
 #[test]
 fn need_input_stops_before_the_syscall_and_resumes() {
     let src = "li $v0, 5\nsyscall\nmove $a0, $v0\nli $v0, 1\nsyscall\n";
-    let mut m = load_machine("io.asm", src, &MachineOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut m =
+        load_machine("io.asm", src, &MachineOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let first = m.run(100);
     assert_eq!(first.stop, Some(StopEvent::NeedInput));
     assert_eq!(first.executed, 1);
@@ -168,7 +176,11 @@ fn need_input_stops_before_the_syscall_and_resumes() {
 
 #[test]
 fn closed_input_still_reports_need_input() {
-    let (_, stop, _) = run_io("li $v0, 8\nli $a1, 4\nsyscall\n", "", &MachineOptions::default());
+    let (_, stop, _) = run_io(
+        "li $v0, 8\nli $a1, 4\nsyscall\n",
+        "",
+        &MachineOptions::default(),
+    );
     assert_eq!(stop, Some(StopEvent::NeedInput));
 }
 
