@@ -129,9 +129,17 @@ fn transcripts_are_what_the_model_derives() {
                 return;
             }
         };
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let want = std::fs::read(input.with_extension("out")).unwrap();
-        assert!(out.stdout == want, "{}: the model and the .out file differ", input.display());
+        assert!(
+            out.stdout == want,
+            "{}: the model and the .out file differ",
+            input.display()
+        );
     }
 }
 

@@ -339,6 +339,9 @@ fn the_program_needs_no_multiply_instruction() {
     // software.
     let _ = load();
     let text = std::fs::read_to_string(program_path()).unwrap();
-    assert!(text.contains("\nmultiply:"), "the software multiply subroutine");
+    assert!(
+        text.contains("\nmultiply:"),
+        "the software multiply subroutine"
+    );
     assert!(Path::new(&program_path()).exists());
 }
