@@ -661,7 +661,7 @@ impl Cpu {
                     },
                     pc: pc as u64,
                     message: format!(
-                        "Error: invalid program counter value: 0x{pc:08x}\n\n\
+                        "Error in : invalid program counter value: 0x{pc:08x}\n\n\
                          Processing terminated due to errors."
                     ),
                 };
@@ -745,7 +745,8 @@ impl Cpu {
                     .unwrap_or("");
                 format!("Error in {file} line {}: ", loc.line)
             })
-            .unwrap_or_else(|| "Error: ".to_string());
+            // MARS names no file or line for a statement it has no source for.
+            .unwrap_or_else(|| "Error in : ".to_string());
         format!(
             "{place}Runtime exception at 0x{pc:08x}: {message}\n\nProcessing terminated due to errors."
         )

@@ -362,4 +362,21 @@ impl Machine for MipsMachine {
     fn fault_exit_status(&self) -> i32 {
         0
     }
+
+    fn describe(&self) -> String {
+        let mut text = "mips (MARS 4.5)".to_string();
+        if self.opts.delay_slots {
+            text.push_str(", delay slots");
+        }
+        if self.opts.start_at_main {
+            text.push_str(", start at main");
+        }
+        if let Some(seed) = self.opts.seed {
+            text.push_str(&format!(", seed {seed}"));
+        }
+        if self.opts.virtual_time {
+            text.push_str(", virtual time");
+        }
+        text
+    }
 }
