@@ -21,7 +21,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::{TryRecvError, TrySendError};
 
-use crate::console::GuestConsole;
+use crate::console::{Discipline, GuestConsole};
 
 /// Instructions per burst: ~0.2-0.5 ms at full speed, which bounds Ctrl-C latency.
 const BURST: u64 = 100_000;
@@ -92,16 +92,18 @@ pub struct Session<G: GdbMachine> {
     pub target: Debuggee<G>,
     console: GuestConsole,
     console_closed: bool,
+    discipline: Discipline,
     /// Guest output the console has not accepted yet.
     backlog: Vec<u8>,
 }
 
 impl<G: GdbMachine> Session<G> {
-    pub fn new(target: Debuggee<G>, console: GuestConsole) -> Self {
+    pub fn new(target: Debuggee<G>, console: GuestConsole, discipline: Discipline) -> Self {
         Session {
             target,
             console,
             console_closed: false,
+            discipline,
             backlog: Vec::new(),
         }
     }
@@ -109,8 +111,10 @@ impl<G: GdbMachine> Session<G> {
     /// Ends the session: the console gets the guest's last output.
     pub fn finish(mut self) {
         let mut last = std::mem::take(&mut self.backlog);
-        last.extend(self.target.machine.console().take_output());
-        last.append(&mut self.target.console_notes);
+        let out = self.target.machine.console().take_output();
+        self.discipline.output(&out, &mut last);
+        let notes = std::mem::take(&mut self.target.console_notes);
+        self.discipline.output(&notes, &mut last);
         self.console.finish(last, std::time::Duration::from_secs(2));
     }
 
@@ -120,7 +124,7 @@ impl<G: GdbMachine> Session<G> {
             let (stream, peer) = tokio::select! {
                 accepted = listener.accept() => accepted?,
                 input = self.console.input.recv(), if !self.console_closed => {
-                    queue_input(&mut self.target, &mut self.console_closed, input);
+                    queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                     continue;
                 }
             };
@@ -137,8 +141,9 @@ impl<G: GdbMachine> Session<G> {
     /// Moves guest output (and fault notes) towards the console without blocking.
     fn flush_console(&mut self) {
         let out = self.target.machine.console().take_output();
-        self.backlog.extend_from_slice(&out);
-        self.backlog.append(&mut self.target.console_notes);
+        self.discipline.output(&out, &mut self.backlog);
+        let notes = std::mem::take(&mut self.target.console_notes);
+        self.discipline.output(&notes, &mut self.backlog);
         if self.backlog.is_empty() {
             return;
         }
@@ -207,7 +212,7 @@ impl<G: GdbMachine> Session<G> {
                             None => return SessionEnd::ConnectionLost,
                         },
                         input = self.console.input.recv(), if !self.console_closed => {
-                            queue_input(&mut self.target, &mut self.console_closed, input);
+                            queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                             Ok(g.into())
                         }
                         accepted = listener.accept() => {
@@ -251,7 +256,13 @@ impl<G: GdbMachine> Session<G> {
             Err(TryRecvError::Empty) => {}
         }
         while let Ok(input) = self.console.input.try_recv() {
-            self.target.machine.console().push_input(&input);
+            queue_input(
+                &mut self.target,
+                &mut self.discipline,
+                &mut self.backlog,
+                &mut self.console_closed,
+                Some(input),
+            );
         }
         self.flush_console();
 
@@ -266,7 +277,7 @@ impl<G: GdbMachine> Session<G> {
                     None => Err(Step::Lost),
                 },
                 input = self.console.input.recv(), if starved && !self.console_closed => {
-                    queue_input(&mut self.target, &mut self.console_closed, input);
+                    queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                 }
                 permit = self.console.output.reserve(), if !self.backlog.is_empty() => {
                     if let Ok(permit) = permit {
@@ -310,9 +321,19 @@ impl<G: GdbMachine> Session<G> {
 }
 
 /// Console bytes typed by the user go to the guest; `None` means the input ended.
-fn queue_input<G: GdbMachine>(target: &mut Debuggee<G>, closed: &mut bool, input: Option<Vec<u8>>) {
+fn queue_input<G: GdbMachine>(
+    target: &mut Debuggee<G>,
+    discipline: &mut Discipline,
+    echo: &mut Vec<u8>,
+    closed: &mut bool,
+    input: Option<Vec<u8>>,
+) {
     match input {
-        Some(bytes) => target.machine.console().push_input(&bytes),
+        Some(bytes) => {
+            let mut guest = Vec::new();
+            discipline.input(&bytes, &mut guest, echo);
+            target.machine.console().push_input(&guest);
+        }
         None => {
             *closed = true;
             target.machine.console().close_input();

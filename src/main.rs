@@ -176,15 +176,19 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
         let listener = debug::listen(args.gdb)
             .await
             .with_context(|| format!("cannot listen on {}", args.gdb))?;
-        let guest_console = match args.console {
-            ConsoleKind::Pty => {
-                console::open_pty(line_mode).context("cannot open a pseudo-terminal")?
-            }
-            ConsoleKind::Stdio => console::stdio(),
+        let (guest_console, discipline) = match args.console {
+            ConsoleKind::Pty => (
+                console::open_pty().context("cannot open a pseudo-terminal")?,
+                console::Discipline::new(line_mode, true),
+            ),
+            ConsoleKind::Stdio => (console::stdio(), console::Discipline::new(line_mode, false)),
         };
         eprintln!("console: {}", guest_console.name);
-        let mut session =
-            debug::Session::new(asmdbg_core::gdb::Debuggee::new(machine), guest_console);
+        let mut session = debug::Session::new(
+            asmdbg_core::gdb::Debuggee::new(machine),
+            guest_console,
+            discipline,
+        );
         session.serve(listener, args.once).await?;
         session.finish();
         Ok(ExitCode::SUCCESS)

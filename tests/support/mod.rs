@@ -235,12 +235,12 @@ impl Console {
         self.file.flush().expect("flush pty");
     }
 
-    /// Waits until the guest has printed `needle` (or the time runs out) and returns all output.
+    /// Waits until the guest has printed `needle` (or the time runs out) and returns all output,
+    /// with the terminal's CR LF turned back into the guest's LF.
     pub fn wait_for(&self, needle: &str, limit: Duration) -> String {
         let deadline = Instant::now() + limit;
         loop {
-            let text =
-                String::from_utf8_lossy(&self.seen.lock().expect("console lock")).to_string();
+            let text = self.output();
             if text.contains(needle) || Instant::now() > deadline {
                 return text;
             }
@@ -249,7 +249,7 @@ impl Console {
     }
 
     pub fn output(&self) -> String {
-        String::from_utf8_lossy(&self.seen.lock().expect("console lock")).to_string()
+        String::from_utf8_lossy(&self.seen.lock().expect("console lock")).replace("\r\n", "\n")
     }
 }
 
@@ -259,7 +259,9 @@ pub fn assert_in_order(haystack: &str, needles: &[&str]) {
     for needle in needles {
         match rest.find(needle) {
             Some(i) => rest = &rest[i + needle.len()..],
-            None => panic!("expected {needle:?} (in order) in:\n{haystack}"),
+            None => {
+                panic!("expected {needle:?} (in order) in:\n{haystack}\n(as bytes: {haystack:?})")
+            }
         }
     }
 }
