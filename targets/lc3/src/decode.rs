@@ -99,46 +99,38 @@ fn reg(word: u16, lsb: u32) -> u8 {
     ((word >> lsb) & 7) as u8
 }
 
+/// ADD and AND: bit 5 picks the immediate form; the register form needs bits 4:3 clear.
+#[inline(always)]
+fn operate(
+    word: u16,
+    immediate: impl FnOnce(i16) -> Instruction,
+    register: impl FnOnce(u8) -> Instruction,
+) -> Instruction {
+    if word & 0x20 != 0 {
+        immediate(sext(word, 5))
+    } else if word & 0x18 != 0 {
+        Instruction::Illegal
+    } else {
+        register(reg(word, 0))
+    }
+}
+
 /// Decodes one instruction word. Total: every word maps to some [`Instruction`].
 #[inline(always)]
 pub fn decode(word: u16) -> Instruction {
     let dr = reg(word, 9);
     let sr1 = reg(word, 6);
     match word >> 12 {
-        0x1 => {
-            if word & 0x20 != 0 {
-                Instruction::AddImm {
-                    dr,
-                    sr1,
-                    imm: sext(word, 5),
-                }
-            } else if word & 0x18 != 0 {
-                Instruction::Illegal
-            } else {
-                Instruction::AddReg {
-                    dr,
-                    sr1,
-                    sr2: reg(word, 0),
-                }
-            }
-        }
-        0x5 => {
-            if word & 0x20 != 0 {
-                Instruction::AndImm {
-                    dr,
-                    sr1,
-                    imm: sext(word, 5),
-                }
-            } else if word & 0x18 != 0 {
-                Instruction::Illegal
-            } else {
-                Instruction::AndReg {
-                    dr,
-                    sr1,
-                    sr2: reg(word, 0),
-                }
-            }
-        }
+        0x1 => operate(
+            word,
+            |imm| Instruction::AddImm { dr, sr1, imm },
+            |sr2| Instruction::AddReg { dr, sr1, sr2 },
+        ),
+        0x5 => operate(
+            word,
+            |imm| Instruction::AndImm { dr, sr1, imm },
+            |sr2| Instruction::AndReg { dr, sr1, sr2 },
+        ),
         0x9 => {
             if word & 0x3F == 0x3F {
                 Instruction::Not { dr, sr: sr1 }
