@@ -138,7 +138,7 @@ fn errors_name_file_line_column_with_source_and_caret() {
     let text = asm_err("\t.text\n\tadd\t$t0, $t1\n\tli $t0, lbl\n");
     assert_eq!(
         text,
-        "t.asm:2:2: error: Too few or incorrectly formatted operands. Expected: add $t1,$t2,$t3\n\
+        "t.asm:2:2: error: \"add\": Too few or incorrectly formatted operands. Expected: add $t1,$t2,$t3\n\
          \tadd\t$t0, $t1\n\
          \t^~~\n\
          t.asm:3:10: error: \"lbl\": operand is of incorrect type\n\

@@ -11,3 +11,7 @@ dup:	nop				# error: label "dup" already defined
 	.word	5			# error: directive cannot appear in text segment
 	add	$t0, $t1, $t2, $t3	# error: Too many or incorrectly formatted operands
 	add.s	$f0, $t1, $f2		# error: "$t1": operand is of incorrect type
+	.ktext
+kt:	nop
+	.text
+	j	kt			# error: Jump target word address beyond 26-bit range

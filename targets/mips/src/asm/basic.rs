@@ -258,6 +258,8 @@ pub enum Operand {
 pub enum EncodeError {
     #[error("Branch target word address beyond 16-bit range")]
     BranchOutOfRange,
+    #[error("Jump target word address beyond 26-bit range")]
+    JumpOutOfRange,
     #[error("wrong number of operands")]
     OperandCount,
 }
@@ -297,7 +299,15 @@ impl BasicInstruction {
                     }
                     offset as u32 & 0xffff
                 }
-                Jump => (v >> 2) & 0x03ff_ffff,
+                Jump => {
+                    // MARS compares the region with the jump's own address, not PC+4.
+                    if let Operand::Addr(target) = *op {
+                        if target & 0xf000_0000 != addr & 0xf000_0000 {
+                            return Err(EncodeError::JumpOutOfRange);
+                        }
+                    }
+                    (v >> 2) & 0x03ff_ffff
+                }
             };
         }
         Ok(word)

@@ -266,15 +266,18 @@ pub enum Mismatch {
 }
 
 impl Mismatch {
-    pub fn message(&self, operands: &[Token]) -> String {
+    /// MARS's text, which quotes the token it blames (the operator for a count mismatch).
+    pub fn message(&self, operator: &Token, operands: &[Token]) -> String {
         let quoted = |i: &usize| operands.get(*i).map_or(String::new(), |t| t.text.clone());
         match self {
-            Mismatch::TooFew(e) => {
-                format!("Too few or incorrectly formatted operands. Expected: {e}")
-            }
-            Mismatch::TooMany(e) => {
-                format!("Too many or incorrectly formatted operands. Expected: {e}")
-            }
+            Mismatch::TooFew(e) => format!(
+                "\"{}\": Too few or incorrectly formatted operands. Expected: {e}",
+                operator.text
+            ),
+            Mismatch::TooMany(e) => format!(
+                "\"{}\": Too many or incorrectly formatted operands. Expected: {e}",
+                operator.text
+            ),
             Mismatch::OutOfRange(i) => format!("\"{}\": operand is out of range", quoted(i)),
             Mismatch::WrongType(i) => format!("\"{}\": operand is of incorrect type", quoted(i)),
         }

@@ -650,7 +650,7 @@ impl<'o> Assembler<'o> {
         let form = match forms::select(candidates, operands) {
             Ok(f) => f,
             Err(m) => {
-                let msg = m.message(operands);
+                let msg = m.message(op, operands);
                 match m {
                     Mismatch::OutOfRange(i) | Mismatch::WrongType(i) => {
                         self.error_at(line, &operands[i], msg)
@@ -789,6 +789,10 @@ impl<'o> Assembler<'o> {
                     tok.text
                 );
                 self.error_at(&p.line, &tok, msg);
+            }
+            ExpandError::Encode(EncodeError::JumpOutOfRange) => {
+                let op = p.operator.clone();
+                self.error_at(&p.line, &op, EncodeError::JumpOutOfRange.to_string());
             }
             ExpandError::Encode(err) => {
                 let tok = p.operands.last().unwrap_or(&p.operator).clone();
