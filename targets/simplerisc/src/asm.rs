@@ -4,8 +4,10 @@
 //! `ld r0, [sp]`, decimal and hex immediates (spaces inside hex tolerated, as the ELL305
 //! interpreter does), `.print`, `.encode`, and the `hlt`/`halt` of the dialect that has one.
 //!
-//! Every error is reported (not just the first), as `file:line:col` with a caret; where the
-//! course interpreter has a message for the problem, ours starts with its wording.
+//! Every error is reported (not just the first), as `file:line:col` with a caret. Where the
+//! course interpreter has a specific message (`The label does not exist`, `Unterminated
+//! Comment`), ours starts with its wording; its catch-all `The instruction in line number N is
+//! INVALID.` becomes `invalid instruction:` followed by what is wrong.
 
 use std::collections::HashMap;
 

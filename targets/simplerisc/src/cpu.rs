@@ -132,7 +132,8 @@ impl Cpu {
     /// Executes up to `budget` instructions (see `Machine::run`).
     pub fn run(&mut self, budget: u64) -> RunOutcome {
         self.sync_breakpoints();
-        let resume = std::mem::take(&mut self.watch_resume);
+        // A zero budget executes nothing, so it must not use up the resume either.
+        let resume = budget > 0 && std::mem::take(&mut self.watch_resume);
         let mut core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
@@ -147,7 +148,7 @@ impl Cpu {
         let mut trap = None;
         // After a watch stop the instruction at the PC runs first, from the unpatched code (the
         // breakpoint there, if any, was already passed) and without re-reporting its access.
-        if resume && budget > 0 {
+        if resume {
             match self.code.get(core.pc as usize) {
                 Some(&insn) => match core.execute(insn, true) {
                     Ok(()) => executed = 1,

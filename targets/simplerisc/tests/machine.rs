@@ -83,6 +83,8 @@ fn write_watchpoint_is_reported_before_the_store() {
     assert_eq!(m.pc(), 4 * 3, "PC on the st");
     assert_eq!(reg(&m, 1), 1);
     assert_eq!(m.peek_word(64).unwrap(), 0, "store not done yet");
+    assert_eq!(m.run(0).executed, 0);
+    assert_eq!(m.pc(), 4 * 3, "a zero budget keeps the resume for later");
     // Resuming performs the store without reporting it again; the next pass reports again.
     let out = m.run(1000);
     assert_eq!(out.stop, watch(WatchKind::Write, 64));
