@@ -259,10 +259,10 @@ impl Machine for Lc3Machine {
 /// lc3tools' object-file magic.
 const LC3TOOLS_MAGIC: [u8; 5] = [0x1C, 0x30, 0x15, 0xC0, 0x01];
 
-/// Whether `bytes` are an object file: lc3tools' magic, or bytes no assembly source contains.
+/// Whether `bytes` are an object file: lc3tools' magic, or control bytes no assembly source
+/// contains. Invalid UTF-8 alone is not enough: students' comments are often in Latin-1.
 pub fn is_object_file(bytes: &[u8]) -> bool {
     bytes.starts_with(&LC3TOOLS_MAGIC)
-        || std::str::from_utf8(bytes).is_err()
         || bytes
             .iter()
             .any(|&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0C))

@@ -247,6 +247,16 @@ fn assembly_errors_are_reported() {
 }
 
 #[test]
+fn latin1_comments_are_still_source() {
+    let source = b"        .ORIG x3000 ; caf\xe9\n        HALT\n        .END\n";
+    let mut m = load_machine("latin1.asm", source, &MachineOptions::default()).unwrap();
+    assert_eq!(run(&mut m, b"").1, StopEvent::Halted);
+    assert!(m
+        .debug_info()
+        .is_some_and(|d| d.lines.get(0x3000).is_some()));
+}
+
+#[test]
 fn classic_and_lc3tools_object_files_load() {
     // .ORIG x3000 ; LD R0, x3003 ; OUT ; HALT ; .FILL x41
     let classic = [0x30, 0x00, 0x20, 0x02, 0xF0, 0x21, 0xF0, 0x25, 0x00, 0x41];
