@@ -1,0 +1,261 @@
+//! The command line as scripts use it: exit statuses, stdout holding guest output only,
+//! diagnostics on stderr, object files, autograder pokes and peeks.
+
+mod support;
+
+use support::{run_asmdbg, Scratch};
+
+const HELLO_LC3: &str = "\
+        .ORIG x3000
+        LEA R0, MSG
+        PUTS
+        GETC
+        OUT
+        HALT
+MSG     .STRINGZ \"key: \"
+        .END
+";
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn run_prints_guest_output_only_and_exits_zero() {
+    let dir = Scratch::new();
+    let prog = dir.write("hello.asm", HELLO_LC3);
+    let input = dir.write("in.txt", "Q");
+    let out = run_asmdbg(
+        &[
+            "run",
+            prog.to_str().unwrap(),
+            "--input",
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "key: Q\n----- Halting the processor ----- \n"
+    );
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn input_comes_from_stdin_without_input_file() {
+    let dir = Scratch::new();
+    let prog = dir.write("hello.asm", HELLO_LC3);
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"z");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).starts_with("key: z"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn waiting_for_input_with_none_left_exits_3_naming_the_pc() {
+    let dir = Scratch::new();
+    let prog = dir.write("hello.asm", HELLO_LC3);
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(text(&out.stdout), "key: ");
+    let err = text(&out.stderr);
+    assert!(err.contains("waits for input at PC x"), "{err}");
+}
+
+#[test]
+fn step_limit_exits_4() {
+    let dir = Scratch::new();
+    let prog = dir.write("spin.asm", "\t.ORIG x3000\nSPIN\tBRnzp SPIN\n\t.END\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--max-steps", "1000"], b"");
+    assert_eq!(out.status.code(), Some(4));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("step limit of 1000 instructions reached at PC x3000"),
+        "{err}"
+    );
+    assert!(err.contains("spin.asm:2"), "{err}");
+}
+
+#[test]
+fn assembly_errors_exit_2_with_every_error_and_a_caret() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "bad.asm",
+        "\t.ORIG x3000\n\tADD R1, R1, #16\n\tBR NOWHERE\n\t.END\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.asm:2:14: error: cannot encode as 5-bit"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\tADD R1, R1, #16\n\t            ^~~"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.asm:3:5: error: could not find label"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = Scratch::new();
+    let missing = dir.path().join("missing.asm");
+    let out = run_asmdbg(&["run", missing.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("missing.asm"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = run_asmdbg(&["run", "x.asm", "--isa", "z80"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown ISA 'z80'"));
+
+    let out = run_asmdbg(&["frobnicate"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_ambiguous_file_names_the_isa_flag() {
+    let dir = Scratch::new();
+    let prog = dir.write("both.asm", ".ORIG x3000\n.text\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--isa"), "{err}");
+    assert!(err.contains("lc3 or mips"), "{err}");
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    let dir = Scratch::new();
+    let prog = dir.write("hello.asm", HELLO_LC3);
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--stats"], b"k");
+    assert_eq!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("stats: "), "{err}");
+    assert!(err.contains(" instructions in "), "{err}");
+    assert!(err.contains("M instructions/s"), "{err}");
+    assert!(!text(&out.stdout).contains("stats"));
+}
+
+#[test]
+fn asm_writes_classic_obj_and_sym_that_run_again() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "tiny.asm",
+        "\t.ORIG x3000\nLOOP\tADD R1, R1, #1\n\tHALT\n\t.END\n",
+    );
+    let obj = dir.path().join("tiny.obj");
+    let out = run_asmdbg(
+        &["asm", prog.to_str().unwrap(), "-o", obj.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(&obj).unwrap(),
+        [0x30, 0x00, 0x12, 0x61, 0xf0, 0x25]
+    );
+    let sym = std::fs::read_to_string(dir.path().join("tiny.sym")).unwrap();
+    assert!(sym.contains("//\tLOOP              3000"), "{sym}");
+    let out = run_asmdbg(&["run", obj.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "\n----- Halting the processor ----- \n");
+}
+
+#[test]
+fn poke_and_peek_work_by_address_and_label() {
+    let dir = Scratch::new();
+    // Adds the two words at x3010 and stores the sum at RESULT.
+    let prog = dir.write(
+        "add.asm",
+        "\t.ORIG x3000\n\tLD R1, A\n\tLD R2, B\n\tADD R3, R1, R2\n\tST R3, RESULT\n\tHALT\nA\t.FILL 0\nB\t.FILL 0\nRESULT\t.FILL 0\n\t.END\n",
+    );
+    let out = run_asmdbg(
+        &[
+            "run",
+            prog.to_str().unwrap(),
+            "--profile",
+            "lc3tools",
+            "--poke",
+            "A=20,-50",
+            "--peek",
+            "RESULT",
+            "--peek",
+            "x3005:2",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).ends_with("-30\n20\n-50\n"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--poke", "NOPE=1"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("'NOPE' is neither a number nor a label"));
+}
+
+#[test]
+fn simplerisc_autograder_interface() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "sum.asm",
+        ".main:\n\tld r1, 0[r0]\n\tld r2, 4[r0]\n\tadd r3, r1, r2\n\tst r3, 8[r0]\n",
+    );
+    let values = dir.write("values.txt", "7\n  35\n");
+    let out = run_asmdbg(
+        &[
+            "run",
+            prog.to_str().unwrap(),
+            "--poke-file",
+            &format!("0={}", values.display()),
+            "--peek",
+            "0:3",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "7\n35\n42\n");
+}
+
+#[test]
+fn mips_exit_code_and_runtime_error() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "exit.asm",
+        ".text\nmain:\tli $v0, 1\n\tli $a0, 42\n\tsyscall\n\tli $v0, 17\n\tli $a0, 7\n\tsyscall\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(7));
+    assert_eq!(text(&out.stdout), "42");
+
+    let prog = dir.write(
+        "overflow.asm",
+        ".text\nmain:\tli $t0, 0x7fffffff\n\taddi $t0, $t0, 1\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    // MARS ends with status 0 after a runtime error and says why on stderr.
+    assert_eq!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("line 3: Runtime exception at 0x00400008: arithmetic overflow"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Processing terminated due to errors."),
+        "{err}"
+    );
+}
