@@ -439,7 +439,7 @@ impl Cpu {
     }
 
     /// Checks a whole multi-byte access against watchpoints before any part of it happens.
-    fn watch_range(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
+    pub(crate) fn watch_range(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
         self.watch(addr, len, access)
     }
 

@@ -12,6 +12,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use asmdbg_core::AccessKind;
+
 use crate::cpu::{exc, Cpu, Trap};
 use crate::javafmt::{double_to_string, float_to_string, parse_double, parse_float, parse_int};
 use crate::memory::{DATA_LIMIT, HEAP_BASE};
@@ -294,6 +296,8 @@ impl Cpu {
             }
             8 => {
                 let max_len = (a1 as i32).wrapping_sub(1);
+                // A watched buffer must stop the syscall before it consumes the line.
+                self.watch_range(a0, (a1 as i32).max(0) as u64, AccessKind::Write)?;
                 let line = self.take_line()?;
                 self.store_line(a0, &line, max_len.max(0) as u32, max_len >= 0)?;
             }
@@ -393,6 +397,7 @@ impl Cpu {
             self.set_reg(2, -1i32 as u32);
             return Ok(());
         }
+        self.watch_range(buf, len as u64, AccessKind::Write)?;
         let bytes = if fd == 0 {
             if self.console.pending_input() == 0 {
                 if !self.console.input_closed() {
@@ -463,6 +468,9 @@ impl Cpu {
     /// 50-54: the message, then the answer read from the console and echoed.
     fn input_dialog(&mut self, number: u32, msg: u32, a1: u32, a2: u32) -> Result<(), Trap> {
         let message = self.read_c_string(msg)?;
+        if number == 54 {
+            self.watch_range(a1, (a2 as i32).max(0) as u64, AccessKind::Write)?;
+        }
         let answer = self.take_line()?;
         let mut shown = message;
         if number == 50 {

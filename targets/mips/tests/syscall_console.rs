@@ -396,3 +396,24 @@ fn dialogs_render_as_text_on_console_or_stderr() {
     assert!(err.starts_with("Column? x\nYou chose "), "{err}");
     assert_eq!(m.read_register(17), Some(0xffff_ffff), "unparsable answer");
 }
+
+#[test]
+fn watched_buffer_stops_read_string_before_the_line_is_consumed() {
+    use asmdbg_core::WatchKind;
+    let src = ".data\nbuf: .space 8\n.text\nla $a0, buf\nli $a1, 8\nli $v0, 8\nsyscall\n";
+    let mut m =
+        load_machine("io.asm", src, &MachineOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    m.watchpoints().insert(0x1001_0002, 1, WatchKind::Write);
+    m.console().push_input(b"abc\n");
+    let out = m.run(100);
+    assert_eq!(
+        out.stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Write,
+            addr: 0x1001_0002
+        })
+    );
+    assert_eq!(m.console().pending_input(), 4, "line still queued");
+    assert_eq!(m.run(100).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.peek_word(0x1001_0000), Ok(u32::from_le_bytes(*b"abc\n")));
+}
