@@ -383,3 +383,27 @@ MSG     .STRINGZ \"<k>\"
         "abc<k>defgh\n\n--- Halting the LC-3 ---\n\n"
     );
 }
+
+#[test]
+fn stepping_into_a_trap_lands_in_the_os_routine() {
+    for (profile, first) in [
+        ("patt", "ST R7, SAVED_R7"),
+        ("lc3sim", "ST R7, SAVED_R7"),
+        ("lc3tools", "ADD R6, R6, #-1"),
+    ] {
+        let mut m = machine(ECHO, profile);
+        let vector = m.debug_read(0x20).unwrap() as u64;
+        assert_eq!(m.step(), None, "{profile}: GETC");
+        assert_eq!(m.pc(), vector, "{profile}");
+        let routine = m.os_debug_info().symbols.addr("TRAP_GETC").expect("label");
+        assert_eq!(vector, routine, "{profile}");
+        assert_eq!(m.disassemble(vector).map(|d| d.0).as_deref(), Some(first));
+        let r7 = m.read_register(7);
+        let expected_r7 = if profile == "lc3tools" {
+            Some(0)
+        } else {
+            Some(0x3001)
+        };
+        assert_eq!(r7, expected_r7, "{profile}: R7 after TRAP");
+    }
+}
