@@ -87,9 +87,11 @@ enum Exit {
 pub struct Cpu {
     pub regs: [u16; 8],
     pub pc: u16,
-    /// Privilege (bit 15), priority (10:8) and N/Z/P (2:0). Private: the access window and the
-    /// interrupt arming derive from it ([`Cpu::set_psr`]).
+    /// Privilege (bit 15) and priority (10:8); the N/Z/P bits live in `cc`, so that setting them
+    /// is a store rather than a read-modify-write. Private: the access window and the interrupt
+    /// arming derive from it ([`Cpu::set_psr`]).
     psr: u16,
+    cc: u16,
     pub saved_ssp: u16,
     pub saved_usp: u16,
     pub mem: Box<[u16; 0x10000]>,
@@ -143,7 +145,8 @@ impl Cpu {
         let mut cpu = Cpu {
             regs: [0; 8],
             pc: 0x3000,
-            psr: 0x0002,
+            psr: 0,
+            cc: 0x0002,
             saved_ssp: 0x3000,
             saved_usp: 0,
             mem: zeroed_memory(),
@@ -173,7 +176,8 @@ impl Cpu {
     pub fn reset_state(&mut self, pc: u16, psr: u16, saved_ssp: u16) {
         self.regs = [0; 8];
         self.pc = pc;
-        self.psr = psr;
+        self.psr = psr & !PSR_CC;
+        self.cc = psr & PSR_CC;
         self.saved_ssp = saved_ssp;
         self.saved_usp = 0;
         self.kbsr_ie = false;
@@ -195,7 +199,7 @@ impl Cpu {
     }
 
     pub fn psr(&self) -> u16 {
-        self.psr
+        self.psr | self.cc
     }
 
     pub fn is_user(&self) -> bool {
@@ -204,7 +208,8 @@ impl Cpu {
 
     /// Sets the PSR as a whole (debugger, PSR device register), keeping the derived state right.
     pub fn set_psr(&mut self, psr: u16) {
-        self.psr = psr;
+        self.psr = psr & !PSR_CC;
+        self.cc = psr & PSR_CC;
         self.privilege_changed();
     }
 
@@ -241,7 +246,7 @@ impl Cpu {
             DSR => READY | if self.dsr_ie { INTERRUPT_ENABLE } else { 0 },
             DDR => self.ddr,
             MCR => self.mcr,
-            PSR_ADDR if self.semantics.psr_mapped => self.psr,
+            PSR_ADDR if self.semantics.psr_mapped => self.psr(),
             _ => self.mem[addr as usize],
         }
     }
@@ -255,7 +260,7 @@ impl Cpu {
             DDR => self.ddr = value,
             KBDR => {}
             MCR => self.mcr = value,
-            PSR_ADDR if self.semantics.psr_mapped => self.psr = value,
+            PSR_ADDR if self.semantics.psr_mapped => self.set_psr(value),
             _ => self.mem[addr as usize] = value,
         }
         self.privilege_changed();
@@ -269,7 +274,7 @@ impl Cpu {
     #[inline(always)]
     fn set_reg_cc(&mut self, r: u8, value: u16) {
         self.regs[(r & 7) as usize] = value;
-        self.psr = (self.psr & !PSR_CC) | cc_of(value);
+        self.cc = cc_of(value);
     }
 
     #[inline(always)]
@@ -389,7 +394,7 @@ impl Cpu {
     /// through `table_entry` (3rd-edition TRAP, exceptions, interrupts). The pushes are plain
     /// memory writes: neither watchpoints nor access control apply to the hardware's own stack.
     fn enter_supervisor(&mut self, table_entry: u16, priority: Option<u16>) {
-        let old_psr = self.psr;
+        let old_psr = self.psr();
         if self.is_user() {
             self.saved_usp = self.regs[6];
             self.regs[6] = self.saved_ssp;
@@ -412,7 +417,8 @@ impl Cpu {
         self.pc = self.mem[sp as usize];
         let psr = self.mem[sp.wrapping_add(1) as usize];
         self.regs[6] = sp.wrapping_add(2);
-        self.psr = psr;
+        self.psr = psr & !PSR_CC;
+        self.cc = psr & PSR_CC;
         if self.is_user() {
             self.saved_ssp = self.regs[6];
             self.regs[6] = self.saved_usp;
@@ -455,7 +461,7 @@ impl Cpu {
             Instruction::AndImm { dr, sr1, imm } => self.set_reg_cc(dr, self.reg(sr1) & imm as u16),
             Instruction::Not { dr, sr } => self.set_reg_cc(dr, !self.reg(sr)),
             Instruction::Br { nzp, offset } => {
-                if u16::from(nzp) & self.psr & PSR_CC != 0 {
+                if u16::from(nzp) & self.cc != 0 {
                     self.pc = rel(offset);
                 }
             }
