@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use asmdbg_core::breakpoints::Watchpoint;
 use asmdbg_core::{
     AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
     WatchpointSet,
@@ -64,6 +65,12 @@ pub struct Cpu {
     lines: Vec<u32>,
     pub breakpoints: BreakpointSet,
     pub watchpoints: WatchpointSet,
+    /// One bit per `1 << watch_shift` data words that some watchpoint covers, rebuilt from
+    /// `watchpoints` when they change (see `sync_watchpoints`); empty without watchpoints.
+    watch_filter: Vec<u64>,
+    watch_shift: u32,
+    /// The watchpoints `watch_filter` was built from.
+    synced_watchpoints: Vec<Watchpoint>,
     pub console: Console,
     pub executed: u64,
     /// Set by a watch stop: the next instruction runs without re-reporting its access and
@@ -95,6 +102,9 @@ impl Cpu {
             lines,
             breakpoints: BreakpointSet::new(0, code_bytes, 2),
             watchpoints: WatchpointSet::new(u64::from(mem_size), 8),
+            watch_filter: Vec::new(),
+            watch_shift: 0,
+            synced_watchpoints: Vec::new(),
             console: Console::new(),
             executed: 0,
             watch_resume: false,
@@ -132,12 +142,15 @@ impl Cpu {
     /// Executes up to `budget` instructions (see `Machine::run`).
     pub fn run(&mut self, budget: u64) -> RunOutcome {
         self.sync_breakpoints();
+        self.sync_watchpoints();
         // A zero budget executes nothing, so it must not use up the resume either.
         let resume = budget > 0 && std::mem::take(&mut self.watch_resume);
         let mut core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
             watchpoints: &self.watchpoints,
+            watch_filter: &self.watch_filter,
+            watch_shift: self.watch_shift,
             console: &mut self.console,
             pseudo: &self.pseudo,
             pc: self.pc,
@@ -188,6 +201,34 @@ impl Cpu {
         }
     }
 
+    /// Rebuilds `watch_filter` when the watchpoints changed since the last run. Loads and
+    /// stores call `WatchpointSet::check` only for words the filter marks: the set's own page
+    /// test is out of line and cost 30-40% of a load/store-heavy loop's speed.
+    fn sync_watchpoints(&mut self) {
+        if self.watchpoints.iter().eq(self.synced_watchpoints.iter()) {
+            return;
+        }
+        self.synced_watchpoints = self.watchpoints.iter().copied().collect();
+        self.watch_filter.clear();
+        if self.synced_watchpoints.is_empty() {
+            return;
+        }
+        // Words per bit: 1 up to 2^20 words (4 MiB of data), coarser beyond, so the filter
+        // stays at most 128 KiB.
+        let words = self.mem.len().max(1) as u64;
+        self.watch_shift = (u64::BITS - (words - 1).leading_zeros()).saturating_sub(20);
+        let bits = ((words - 1) >> self.watch_shift) + 1;
+        self.watch_filter = vec![0; bits.div_ceil(64) as usize];
+        for w in &self.synced_watchpoints {
+            let first = (w.addr / 4) >> self.watch_shift;
+            let last =
+                (w.addr.saturating_add(w.len.max(1) - 1) / 4).min(words - 1) >> self.watch_shift;
+            for bit in first..=last {
+                self.watch_filter[(bit / 64) as usize] |= 1 << (bit % 64);
+            }
+        }
+    }
+
     /// Makes `run_code` the code with [`Op::Breakpoint`] over every slot that has a
     /// breakpoint. The [`BreakpointSet`] stays the truth (the debugger edits it between runs);
     /// comparing its addresses with the last ones patched costs O(breakpoints) per `run`.
@@ -224,6 +265,7 @@ impl Cpu {
 
     /// Executes one instruction even if a breakpoint is set on it (see `Machine::step`).
     pub fn step(&mut self) -> Option<StopEvent> {
+        self.sync_watchpoints();
         let resume = std::mem::take(&mut self.watch_resume);
         let Some(&insn) = self.code.get(self.pc as usize) else {
             return Some(self.stop_event(Trap::RanOffCode));
@@ -232,6 +274,8 @@ impl Cpu {
             regs: &mut self.regs,
             mem: &mut self.mem,
             watchpoints: &self.watchpoints,
+            watch_filter: &self.watch_filter,
+            watch_shift: self.watch_shift,
             console: &mut self.console,
             pseudo: &self.pseudo,
             pc: self.pc,
@@ -337,6 +381,8 @@ struct Core<'a> {
     regs: &'a mut [u32; 16],
     mem: &'a mut [u32],
     watchpoints: &'a WatchpointSet,
+    watch_filter: &'a [u64],
+    watch_shift: u32,
     console: &'a mut Console,
     pseudo: &'a [Pseudo],
     pc: u32,
@@ -353,6 +399,15 @@ impl Core<'_> {
     #[inline(always)]
     fn set(&mut self, r: u8, value: u32) {
         self.regs[(r & 15) as usize] = value;
+    }
+
+    /// Whether a watchpoint may cover data word `index` (exact check: `WatchpointSet::check`).
+    #[inline(always)]
+    fn maybe_watched(&self, index: usize) -> bool {
+        let bit = index >> self.watch_shift;
+        self.watch_filter
+            .get(bit / 64)
+            .is_some_and(|w| (w >> (bit % 64)) & 1 != 0)
     }
 
     /// Index into `mem` for a word access at `addr`, checking alignment and range.
@@ -434,7 +489,7 @@ impl Core<'_> {
             Op::Ld => {
                 let addr = a.wrapping_add(i);
                 let index = self.word_index(addr)?;
-                if !resume {
+                if !resume && self.maybe_watched(index) {
                     if let Some((kind, at)) =
                         self.watchpoints.check(u64::from(addr), 4, AccessKind::Read)
                     {
@@ -447,7 +502,7 @@ impl Core<'_> {
             Op::St => {
                 let addr = a.wrapping_add(i);
                 let index = self.word_index(addr)?;
-                if !resume {
+                if !resume && self.maybe_watched(index) {
                     if let Some((kind, at)) =
                         self.watchpoints
                             .check(u64::from(addr), 4, AccessKind::Write)

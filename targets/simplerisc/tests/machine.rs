@@ -374,3 +374,23 @@ fn isa_and_fault_status() {
     assert_eq!(m.isa(), asmdbg_core::Isa::SimpleRisc);
     assert_eq!(m.fault_exit_status(), 1);
 }
+
+#[test]
+fn watchpoints_in_a_large_memory_and_after_removal() {
+    // 64 MiB: the cpu's filter marks 16-word granules; the exact check still decides.
+    let opts = MachineOptions {
+        mem_size: Some(64 << 20),
+        ..MachineOptions::default()
+    };
+    let src = "movh r2, 0x0100\nst r1, 4[r2]\nst r1, 0[r2]\nst r1, 0x40[r2]\n";
+    let mut m = load_with(src, &opts);
+    m.watchpoints().insert(0x0100_0000, 4, WatchKind::Write);
+    assert_eq!(m.run(100).stop, watch(WatchKind::Write, 0x0100_0000));
+    assert_eq!(m.pc(), 8, "the neighbour in the same granule did not stop");
+    m.watchpoints().remove(0x0100_0000, 4, WatchKind::Write);
+    assert_eq!(m.run(100).stop, Some(StopEvent::Halted));
+    m.reset();
+    m.watchpoints().insert(0x0100_0040, 1, WatchKind::Access);
+    assert_eq!(m.run(100).stop, watch(WatchKind::Access, 0x0100_0040));
+    assert_eq!(m.pc(), 12);
+}
