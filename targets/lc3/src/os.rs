@@ -2,9 +2,10 @@
 //! its OS image — trap routines written in LC-3 assembly in `os/` and assembled by asmdbg's own
 //! assembler the first time a machine with that profile is built.
 //!
-//! The image is `.ORIG x0200`, the edition's routines, the profile's file and `.END`: the 2nd-edition
-//! profiles share `os/second_edition.asm` (registers saved in memory, RET) and add their texts;
-//! `os/lc3tools.asm` is complete in itself (registers on the supervisor stack, RTI). The vector
+//! The image is `.ORIG x0200`, the edition's shared routines, `os/devices.asm` (device addresses),
+//! the profile's file and `.END`: the 2nd-edition profiles share `os/second_edition.asm`
+//! (registers saved in memory, RET) and add their texts; `os/lc3tools.asm` has all its routines
+//! itself (registers on the supervisor stack, RTI). The vector
 //! tables are filled here from the image's labels (every trap vector without a routine points at
 //! `TRAP_BAD`), which keeps 512 `.FILL` lines out of the assembly.
 
@@ -32,6 +33,7 @@ pub struct Profile {
 }
 
 const SECOND_EDITION_SOURCE: &str = include_str!("os/second_edition.asm");
+const DEVICES_SOURCE: &str = include_str!("os/devices.asm");
 
 /// `patt`, the default: the McGraw-Hill simulator the course assignments show. 2nd-edition TRAP
 /// and LEA; RTI, keyboard interrupts and the privilege/illegal-opcode exceptions of the 2nd
@@ -163,7 +165,7 @@ impl Profile {
 
     fn build_image(&self) -> Result<OsImage, OsError> {
         let text = format!(
-            "        .ORIG x{OS_ORIGIN:04X}\n{}\n{}\n        .END\n",
+            "        .ORIG x{OS_ORIGIN:04X}\n{}\n{DEVICES_SOURCE}\n{}\n        .END\n",
             self.shared_source, self.source
         );
         let file = SourceFile::new(format!("os/{}", self.name), text);

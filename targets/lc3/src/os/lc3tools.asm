@@ -4,8 +4,8 @@
 ; so these routines keep registers on that stack, call each other with TRAP, and return with
 ; RTI. That makes them reentrant: a keyboard interrupt routine may print while the program it
 ; interrupted is inside PUTS. Texts as lc3tools prints them (isa-specs A.4), including the
-; missing space in the access-violation banner. os.rs points the vector tables at the TRAP_*
-; and EXC_* labels.
+; missing space in the access-violation banner. os.rs assembles devices.asm (the device
+; addresses) before this file and points the vector tables at the TRAP_* and EXC_* labels.
 
 ; TRAP x20 GETC: R0 = the next key, not echoed.
 TRAP_GETC
@@ -150,15 +150,6 @@ EXC_ACCESS
         PUTS
         HALT
 
-KBSR_AT         .FILL xFE00
-KBDR_AT         .FILL xFE02
-DSR_AT          .FILL xFE04
-DDR_AT          .FILL xFE06
-MCR_AT          .FILL xFFFE
-CLOCK_OFF       .FILL x7FFF
-LOW_BYTE        .FILL x00FF
-BIT_8           .FILL x0100
-NEWLINE         .FILL x000A
 HALT_TEXT_AT    .FILL HALT_TEXT
 IN_PROMPT_AT    .FILL IN_PROMPT
 BAD_TRAP_TEXT_AT .FILL BAD_TRAP_TEXT

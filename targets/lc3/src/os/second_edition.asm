@@ -1,8 +1,8 @@
 ; The 2nd-edition trap routines shared by the `patt` and `lc3sim` OS images (asmdbg's own code).
 ;
-; os.rs assembles ".ORIG x0200", this file, the profile's file and ".END" as one source. The
-; profile's file supplies the texts HALT_TEXT, IN_PROMPT and BAD_TRAP_TEXT and the exception
-; handlers it has. os.rs points the trap vector table at the TRAP_* labels and the exception table
+; os.rs assembles ".ORIG x0200", this file, devices.asm (the device addresses), the profile's file
+; and ".END" as one source. The profile's file supplies the texts HALT_TEXT, IN_PROMPT and
+; BAD_TRAP_TEXT and the exception handlers it has. os.rs points the trap vector table at the TRAP_* labels and the exception table
 ; at the EXC_* labels. A 2nd-edition TRAP leaves the return address in R7: routines end in RET.
 ;
 ; The routines poll KBSR and DSR and move characters through KBDR and DDR like the reference
@@ -171,15 +171,6 @@ STRING_R0       .BLKW 1
 STRING_R1       .BLKW 1
 STRING_R7       .BLKW 1
 IN_KEY          .BLKW 1
-KBSR_AT         .FILL xFE00
-KBDR_AT         .FILL xFE02
-DSR_AT          .FILL xFE04
-DDR_AT          .FILL xFE06
-MCR_AT          .FILL xFFFE
-CLOCK_OFF       .FILL x7FFF
-LOW_BYTE        .FILL x00FF
-BIT_8           .FILL x0100
-NEWLINE         .FILL x000A
 HALT_TEXT_AT    .FILL HALT_TEXT
 IN_PROMPT_AT    .FILL IN_PROMPT
 BAD_TRAP_TEXT_AT .FILL BAD_TRAP_TEXT
