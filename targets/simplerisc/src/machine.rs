@@ -58,6 +58,8 @@ static REGISTERS: [RegisterInfo; 18] = [
 pub struct SrMachine {
     cpu: Cpu,
     program: Program,
+    /// Assembled for the course variant without mul/div/mod (for `describe`).
+    no_mul: bool,
 }
 
 impl SrMachine {
@@ -70,7 +72,9 @@ impl SrMachine {
                  between 4 and {MAX_MEM_SIZE}"
             )));
         }
-        Ok(SrMachine::with_mem_size(program, mem_size as u32))
+        let mut machine = SrMachine::with_mem_size(program, mem_size as u32);
+        machine.no_mul = opts.no_mul;
+        Ok(machine)
     }
 
     fn with_mem_size(program: Program, mem_size: u32) -> SrMachine {
@@ -106,7 +110,11 @@ impl SrMachine {
             .collect();
         let mut cpu = Cpu::new(code, pseudo, mem_size, source_name, lines);
         cpu.set_pc_index(program.entry);
-        SrMachine { cpu, program }
+        SrMachine {
+            cpu,
+            program,
+            no_mul: false,
+        }
     }
 
     pub fn program(&self) -> &Program {
@@ -283,6 +291,17 @@ impl Machine for SrMachine {
             Slot::Encode { text, .. } => format!(".encode {text}"),
         };
         Some((text, 4))
+    }
+
+    fn describe(&self) -> String {
+        let mut text = format!(
+            "simplerisc (ELL305 interpreter), data memory {} bytes",
+            self.cpu.mem_size()
+        );
+        if self.no_mul {
+            text.push_str(", no mul/div/mod");
+        }
+        text
     }
 
     fn debug_info(&self) -> Option<&DebugInfo> {

@@ -373,6 +373,19 @@ fn isa_and_fault_status() {
     let m = load("nop\n");
     assert_eq!(m.isa(), asmdbg_core::Isa::SimpleRisc);
     assert_eq!(m.fault_exit_status(), 1);
+    assert_eq!(
+        m.describe(),
+        "simplerisc (ELL305 interpreter), data memory 4096 bytes"
+    );
+    let opts = MachineOptions {
+        no_mul: true,
+        mem_size: Some(8192),
+        ..MachineOptions::default()
+    };
+    assert_eq!(
+        load_with("nop\n", &opts).describe(),
+        "simplerisc (ELL305 interpreter), data memory 8192 bytes, no mul/div/mod"
+    );
 }
 
 #[test]
