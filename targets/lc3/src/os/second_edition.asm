@@ -2,8 +2,9 @@
 ;
 ; os.rs assembles ".ORIG x0200", this file, devices.asm (the device addresses), the profile's file
 ; and ".END" as one source. The profile's file supplies the texts HALT_TEXT, IN_PROMPT and
-; BAD_TRAP_TEXT and the exception handlers it has. os.rs points the trap vector table at the TRAP_* labels and the exception table
-; at the EXC_* labels. A 2nd-edition TRAP leaves the return address in R7: routines end in RET.
+; BAD_TRAP_TEXT and the exception handlers it has. os.rs points the trap vector table at the
+; TRAP_* labels and the exception table at the EXC_* labels. A 2nd-edition TRAP leaves the return
+; address in R7: routines end in RET.
 ;
 ; The routines poll KBSR and DSR and move characters through KBDR and DDR like the reference
 ; OSes, so stepping into a TRAP under a debugger shows real LC-3 code. They keep registers in
