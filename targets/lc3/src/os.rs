@@ -5,9 +5,9 @@
 //! The image is `.ORIG x0200`, the edition's shared routines, `os/devices.asm` (device addresses),
 //! the profile's file and `.END`: the 2nd-edition profiles share `os/second_edition.asm`
 //! (registers saved in memory, RET) and add their texts; `os/lc3tools.asm` has all its routines
-//! itself (registers on the supervisor stack, RTI). The vector
-//! tables are filled here from the image's labels (every trap vector without a routine points at
-//! `TRAP_BAD`), which keeps 512 `.FILL` lines out of the assembly.
+//! itself (registers on the supervisor stack, RTI). The vector tables are filled here from the
+//! image's labels (every trap vector without a routine points at `TRAP_BAD`), which keeps 512
+//! `.FILL` lines out of the assembly.
 
 use std::sync::OnceLock;
 
