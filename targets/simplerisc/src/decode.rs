@@ -46,8 +46,10 @@ pub enum Op {
     B,
     Call,
     Ret,
-    /// Opcode 10110: the `hlt` of the dialect that has one (a web assembler in circulation);
-    /// the ELL305 interpreter has no halt and ends when the PC runs off the code.
+    /// Opcode 10110: the `hlt` of the one dialect found with a halt (the web assembler of
+    /// github.com/Joydeb123-Bharat/SimpleRISC-Processor-Web-Assembler, `assembler.py`, which
+    /// also has `xor` = 10101, not supported here). The ELL305 interpreter, the textbook and the
+    /// other course emulators have no halt: a program ends when the PC runs off the code.
     Hlt,
     /// `.print`: not an encoding, `imm` indexes the machine's table of pseudo-instructions.
     Print,
