@@ -6,6 +6,7 @@
 //! self-modifying code MARS refuses loads and stores to text, so the cache can only change through
 //! the debugger, which goes through [`Cpu::write_text_word`].
 
+use asmdbg_core::breakpoints::Watchpoint;
 use asmdbg_core::{
     AccessKind, BreakpointSet, Console, Fault, FaultKind, LineTable, RunOutcome, StopEvent,
     WatchKind, WatchpointSet,
@@ -139,6 +140,11 @@ pub struct Cpu {
     pub delay_slots: bool,
     delay: Delay,
     delay_target: u32,
+    /// Copy of the watchpoints, synchronised before every `run` and `step`.
+    watch_ranges: Vec<Watchpoint>,
+    /// Bounds of all watched ranges, for a two-compare rejection of most accesses.
+    watch_low: u64,
+    watch_high: u64,
     /// Set after a watch stop: the next instruction runs without reporting watchpoints.
     watch_suppressed: bool,
     /// Instructions completed since reset.
@@ -177,6 +183,9 @@ impl Cpu {
             delay_slots: false,
             delay: Delay::None,
             delay_target: 0,
+            watch_ranges: Vec::new(),
+            watch_low: u64::MAX,
+            watch_high: 0,
             watch_suppressed: false,
             instructions: 0,
             sources: FaultSources::default(),
@@ -226,10 +235,17 @@ impl Cpu {
             code.resize(idx + 1, Instruction::Empty);
             words.resize(idx + 1, 0);
         }
-        code[idx] = decode(word);
+        let instr = decode(word);
+        code[idx] = instr;
         words[idx] = word;
         if in_text(addr) {
-            self.rebuild_exec();
+            match self.exec.get_mut(idx) {
+                // Keep a breakpoint marker; `step` and `text` see the new instruction.
+                Some(slot) if *slot != Instruction::DebugStop => *slot = instr,
+                Some(_) => {}
+                // The run loop rebuilds the copy (and its markers) before it next runs.
+                None => self.exec.clear(),
+            }
         }
         true
     }
@@ -311,17 +327,52 @@ impl Cpu {
 
     // ----- memory accesses with MARS's checks and the watchpoint check -----
 
+    /// The watchpoint test of every load and store: a scan of the (few) watched ranges kept
+    /// in the cpu, so an access near a watchpoint costs a few compares, not a call.
     #[inline(always)]
     fn watch(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
-        if let Some((kind, hit)) = self.watchpoints.check(addr as u64, len, access) {
-            if !self.watch_suppressed {
-                return Err(Trap::Watch {
-                    kind,
-                    addr: hit as u32,
-                });
+        let start = addr as u64;
+        let end = start + len.max(1);
+        // Empty set: the bounds are (MAX, 0) and every access fails the first test.
+        if end <= self.watch_low || start >= self.watch_high {
+            return Ok(());
+        }
+        for w in &self.watch_ranges {
+            if start < w.addr + w.len && w.addr < end && w.kind.matches(access) {
+                return self.watch_hit(addr, len, access);
             }
         }
         Ok(())
+    }
+
+    #[cold]
+    fn watch_hit(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
+        match self.watchpoints.check(addr as u64, len, access) {
+            Some((kind, hit)) if !self.watch_suppressed => Err(Trap::Watch {
+                kind,
+                addr: hit as u32,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Brings the cpu's copy of the watched ranges up to date with the watchpoint set.
+    fn sync_watchpoints(&mut self) {
+        if !self.watchpoints.iter().eq(self.watch_ranges.iter()) {
+            self.watch_ranges = self.watchpoints.iter().copied().collect();
+            self.watch_low = self
+                .watch_ranges
+                .iter()
+                .map(|w| w.addr)
+                .min()
+                .unwrap_or(u64::MAX);
+            self.watch_high = self
+                .watch_ranges
+                .iter()
+                .map(|w| w.addr.saturating_add(w.len.max(1)))
+                .max()
+                .unwrap_or(0);
+        }
     }
 
     #[cold]
@@ -537,6 +588,7 @@ impl Cpu {
     /// Runs up to `budget` instructions, checking breakpoints before each one.
     pub fn run(&mut self, budget: u64) -> RunOutcome {
         self.sync_breakpoints();
+        self.sync_watchpoints();
         let mut executed = 0;
         if budget > 0 && self.watch_suppressed {
             if self.breakpoints.contains(self.pc as u64) {
@@ -564,6 +616,7 @@ impl Cpu {
 
     /// Executes exactly one instruction, ignoring breakpoints.
     pub fn step(&mut self) -> Option<StopEvent> {
+        self.sync_watchpoints();
         let (counted, stop) = self.step_inner();
         self.instructions += counted as u64;
         stop
