@@ -577,7 +577,9 @@ impl Cpu {
         if self.halted() {
             return Some(StopEvent::Halted);
         }
-        if self.irq_armed {
+        // An instruction resumed after a watch stop runs before any interrupt: the watch stop
+        // interrupted it, not the other way round.
+        if self.irq_armed && !self.watch_resume {
             self.poll_interrupt();
         }
         let at = self.pc;

@@ -127,6 +127,33 @@ fn watchpoint_on_a_device_register_stops_before_output() {
     assert_eq!(cpu.console.take_output(), b"Z");
 }
 
+#[test]
+fn resumed_watched_store_completes_before_a_pending_interrupt() {
+    // ST R0, x3002 with a write watch on x3002; KBSR[14] set; a key arrives during the stop.
+    let mut cpu = cpu_with(PATT.semantics, &[0x3000, 0x0000]);
+    cpu.mem[0x0180] = 0x0600;
+    cpu.poke(KBSR, 0x4000);
+    cpu.regs[0] = 0x7777;
+    cpu.regs[6] = 0x2000; // supervisor mode: the interrupt pushes on R6 itself
+    cpu.watchpoints.insert(0x3001, 1, WatchKind::Write);
+    let watch = Some(StopEvent::Watch {
+        kind: WatchKind::Write,
+        addr: 0x3001,
+    });
+    assert_eq!(cpu.run(10).stop, watch);
+    cpu.console.push_input(b"k");
+    assert_eq!(cpu.step(), None);
+    assert_eq!(cpu.mem[0x3001], 0x7777, "the store ran, not the interrupt");
+    assert_eq!(cpu.pc, 0x3001);
+    assert_eq!(
+        cpu.step(),
+        None,
+        "now the interrupt is taken, then x0600 runs"
+    );
+    assert_eq!(cpu.regs[6], 0x1FFE);
+    assert_eq!(cpu.mem[0x1FFE], 0x3001, "interrupted after the store");
+}
+
 /// xorshift64: deterministic pseudo-random words without a dependency.
 struct Random(u64);
 
