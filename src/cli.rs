@@ -122,6 +122,10 @@ pub struct RunArgs {
     /// After the program ends, print N words from ADDR (number or label), one per line.
     #[arg(long, value_name = "ADDR[:N]")]
     pub peek: Vec<String>,
+    /// Benchmarks only: set 100 breakpoints and 4 watchpoints on addresses the program does
+    /// not use, to measure what they cost while running.
+    #[arg(long, hide = true)]
+    pub bench_traps: bool,
 }
 
 fn parse_isa(s: &str) -> Result<Isa, String> {

@@ -106,6 +106,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(SetupError::from)?;
 
+    if args.bench_traps {
+        set_bench_traps(machine.as_mut());
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let report = match &args.input {
@@ -136,6 +139,32 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{}", run::stats_line(&report));
     }
     Ok(exit_code(report.exit_status))
+}
+
+/// 100 breakpoints and 4 watchpoints where benchmark programs never go: breakpoints inside the
+/// machine's breakpoint bitmap (so the check costs what it costs in a debug session), and
+/// watchpoints on pages of their own.
+fn set_bench_traps(machine: &mut dyn asmdbg_core::Machine) {
+    use asmdbg_core::WatchKind;
+    let (code, step, data, page, len) = match machine.isa() {
+        Isa::Lc3 => (0xB000, 1, 0xC000, 0x100, 1),
+        Isa::Mips => (0x0040_8000, 4, 0x1003_0000, 0x1000, 4),
+        Isa::SimpleRisc => (0x2000, 4, 0x800, 0x100, 4),
+    };
+    for i in 0..100 {
+        machine.breakpoints().insert(code + i * step);
+    }
+    let kinds = [
+        WatchKind::Write,
+        WatchKind::Read,
+        WatchKind::Access,
+        WatchKind::Write,
+    ];
+    for (i, kind) in kinds.into_iter().enumerate() {
+        machine
+            .watchpoints()
+            .insert(data + i as u64 * page, len, kind);
+    }
 }
 
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
