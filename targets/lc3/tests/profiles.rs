@@ -271,3 +271,44 @@ fn classic_and_lc3tools_object_files_load() {
     assert!(matches!(err, LoadError::BadObject { .. }), "{err}");
     assert!(err.to_string().starts_with("g.obj: "), "{err}");
 }
+
+/// Random bytes go to the object reader and random text to the assembler; either loads or fails
+/// with the matching error, and whatever loads runs a bounded budget.
+#[test]
+fn garbage_files_fail_cleanly_or_run() {
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let alphabet = b" \t\n,;#xXbR0123456789ADDNOTLEAHALTBRnzp.FILL.STRINGZ.BLKW\"\\:-";
+    for round in 0..300 {
+        let len = (next() % 120) as usize;
+        let binary = round % 2 == 0;
+        let bytes: Vec<u8> = if binary {
+            let mut v = vec![0x30, 0x00];
+            v.extend((0..len).map(|_| next() as u8));
+            v
+        } else {
+            let mut v = b".ORIG x3000\n".to_vec();
+            v.extend((0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]));
+            v
+        };
+        let opts = MachineOptions {
+            profile: Some(profile_names()[round % 3].to_string()),
+            ..Default::default()
+        };
+        match load_machine("junk", &bytes, &opts) {
+            Ok(mut m) => {
+                m.console().close_input();
+                let outcome = m.run(10_000);
+                assert!(outcome.executed <= 10_000);
+            }
+            Err(LoadError::BadObject { path, .. }) => assert!(binary && path == "junk"),
+            Err(LoadError::Assembly(_)) => assert!(!binary, "round {round}"),
+            Err(other) => panic!("round {round}: {other}"),
+        }
+    }
+}
