@@ -180,6 +180,19 @@ pub enum CfaOp {
     Undefined(u16),
     /// `DW_CFA_same_value reg`.
     SameValue(u16),
+    /// `DW_CFA_val_expression reg`: the caller's `reg` is `value_scale` × (the `size`-byte
+    /// little-endian word at gdb address `addr_scale` × (base + `offset`)) + `value_add`, where
+    /// base is the CFA (`from_cfa`) or 0. For machines whose gdb view scales addresses (LC-3:
+    /// a saved R7 at word address A is the return address 2 × mem[2 × A]).
+    ValLoad {
+        reg: u16,
+        from_cfa: bool,
+        offset: i64,
+        addr_scale: u8,
+        size: u8,
+        value_scale: u8,
+        value_add: u64,
+    },
 }
 
 /// The common part of all frame descriptions (one CIE).
@@ -345,6 +358,39 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
         CfaOp::Restore(r) => CallFrameInstruction::Restore(Register(r)),
         CfaOp::Undefined(r) => CallFrameInstruction::Undefined(Register(r)),
         CfaOp::SameValue(r) => CallFrameInstruction::SameValue(Register(r)),
+        CfaOp::ValLoad {
+            reg,
+            from_cfa,
+            offset,
+            addr_scale,
+            size,
+            value_scale,
+            value_add,
+        } => {
+            // The CFA is on the stack when the expression starts.
+            let mut e = Expression::new();
+            if from_cfa {
+                e.op_consts(offset);
+                e.op(gimli::DW_OP_plus);
+            } else {
+                e.op(gimli::DW_OP_drop);
+                e.op_consts(offset);
+            }
+            if addr_scale != 1 {
+                e.op_constu(u64::from(addr_scale));
+                e.op(gimli::DW_OP_mul);
+            }
+            e.op_deref_size(size);
+            if value_scale != 1 {
+                e.op_constu(u64::from(value_scale));
+                e.op(gimli::DW_OP_mul);
+            }
+            if value_add != 0 {
+                e.op_constu(value_add);
+                e.op(gimli::DW_OP_plus);
+            }
+            CallFrameInstruction::ValExpression(Register(reg), e)
+        }
     }
 }
 
@@ -798,6 +844,43 @@ pub fn split_ranges(start: u64, end: u64, cuts: &[u64]) -> Vec<(u64, u64)> {
         out.push((from, end));
     }
     out
+}
+
+/// Data-flow over one function's instructions (indices `0..n`, entry 0): the state before
+/// each instruction, following `successors` (indices; others are ignored) from the entry with
+/// `transfer` (the state after instruction `i`). The first state that reaches an instruction
+/// wins (no joins: assembly frames agree at merge points or are beyond repair). Code that no
+/// edge reaches continues from the state its predecessor leaves.
+pub fn propagate_states<S: Copy>(
+    n: usize,
+    entry: S,
+    transfer: impl Fn(usize, S) -> S,
+    successors: impl Fn(usize) -> Vec<usize>,
+) -> Vec<S> {
+    let mut states: Vec<Option<S>> = vec![None; n];
+    let mut seed = (n > 0).then_some((0usize, entry));
+    while let Some((first, st)) = seed.take() {
+        states[first] = Some(st);
+        let mut work = vec![first];
+        while let Some(i) = work.pop() {
+            let Some(st) = states[i] else { continue };
+            let out = transfer(i, st);
+            for j in successors(i) {
+                if j < n && states[j].is_none() {
+                    states[j] = Some(out);
+                    work.push(j);
+                }
+            }
+        }
+        if let Some(j) = states.iter().position(Option::is_none) {
+            let before = match j.checked_sub(1).and_then(|p| states[p].map(|s| (p, s))) {
+                Some((p, s)) => transfer(p, s),
+                None => entry,
+            };
+            seed = Some((j, before));
+        }
+    }
+    states.into_iter().map(|s| s.unwrap_or(entry)).collect()
 }
 
 /// The extent of each function: from its start to the next function start or the end of the

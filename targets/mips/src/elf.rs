@@ -27,9 +27,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use asmdbg_core::elf::{
-    base_debug, function_spans, split_ranges, write_elf, BaseType, CfaOp, ElfError, ElfImage,
-    ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function, TypeEncoding, Variable,
-    EM_MIPS,
+    base_debug, function_spans, propagate_states, split_ranges, write_elf, BaseType, CfaOp,
+    ElfError, ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function,
+    TypeEncoding, Variable, EM_MIPS,
 };
 
 use crate::program::{ChunkKind, Program};
@@ -163,7 +163,6 @@ fn frame_states(
         (a >= start && a < end && (a - start) % 4 == 0).then(|| ((a - start) / 4) as usize)
     };
     let word_at = |a: u32| words.get(&a).copied().unwrap_or(0);
-    let mut states: Vec<Option<FrameState>> = vec![None; n];
     let successors = |a: u32| -> Vec<u32> {
         let w = word_at(a);
         let mut out = Vec::with_capacity(2);
@@ -191,38 +190,17 @@ fn frame_states(
         }
         out
     };
-    let mut seed = Some((0usize, ENTRY_STATE));
-    while let Some((i, st)) = seed.take() {
-        states[i] = Some(st);
-        let mut work = vec![i];
-        while let Some(i) = work.pop() {
-            let a = start + 4 * i as u32;
-            let Some(st) = states[i] else { continue };
-            let out = transfer(st, word_at(a));
-            for succ in successors(a) {
-                if let Some(j) = index(succ) {
-                    if states[j].is_none() {
-                        states[j] = Some(out);
-                        work.push(j);
-                    }
-                }
-            }
-        }
-        // Unreached code: continue from the state its predecessor leaves.
-        if let Some(j) = states.iter().position(Option::is_none) {
-            let before = if j == 0 {
-                ENTRY_STATE
-            } else {
-                let a = start + 4 * (j as u32 - 1);
-                transfer(states[j - 1].unwrap_or(ENTRY_STATE), word_at(a))
-            };
-            seed = Some((j, before));
-        }
-    }
-    states
-        .into_iter()
-        .map(|s| s.unwrap_or(ENTRY_STATE))
-        .collect()
+    propagate_states(
+        n,
+        ENTRY_STATE,
+        |i, st| transfer(st, word_at(start + 4 * i as u32)),
+        |i| {
+            successors(start + 4 * i as u32)
+                .into_iter()
+                .filter_map(index)
+                .collect()
+        },
+    )
 }
 
 /// The FDE of one function from its per-instruction states.
