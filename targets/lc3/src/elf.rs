@@ -15,8 +15,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use asmdbg_core::elf::{
-    base_debug, function_spans, write_elf, BaseType, ElfError, ElfImage, ElfSection, ElfSymbol,
-    ElfSymbolKind, TypeEncoding, Variable, EM_NONE,
+    base_debug, function_spans, propagate_states, write_elf, BaseType, CfaOp, ElfError, ElfImage,
+    ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, TypeEncoding, Variable, EM_NONE,
 };
 
 use crate::decode::{decode, Instruction};
@@ -46,6 +46,121 @@ pub fn is_data_line(text: &str) -> bool {
         }
     }
     false
+}
+
+/// gdb's ARM register numbers the LC-3 stub maps: sp = R6, lr = 2 × R7.
+const SP: u16 = 13;
+const LR: u16 = 14;
+
+/// Where the caller's return address (R7) is, before an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SavedR7 {
+    /// Still in R7 (gdb's lr).
+    InR7,
+    /// At word address CFA + k (`STR R7, R6, #n` after the stack adjustments).
+    Stack(i32),
+    /// At a fixed word address (`ST R7, SAVE_R7`).
+    Fixed(u16),
+}
+
+/// The frame before an instruction: CFA = R6 + `off` (words, as gdb's sp is R6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lc3Frame {
+    off: i32,
+    r7: SavedR7,
+}
+
+const ENTRY_FRAME: Lc3Frame = Lc3Frame {
+    off: 0,
+    r7: SavedR7::InR7,
+};
+
+fn transfer(st: Lc3Frame, addr: u16, word: u16) -> Lc3Frame {
+    let mut st = st;
+    match decode(word) {
+        Instruction::AddImm { dr: 6, sr1: 6, imm } => st.off -= i32::from(imm),
+        Instruction::Str {
+            sr: 7,
+            base: 6,
+            offset,
+        } => st.r7 = SavedR7::Stack(i32::from(offset) - st.off),
+        Instruction::St { sr: 7, offset } => {
+            st.r7 = SavedR7::Fixed(addr.wrapping_add(1).wrapping_add(offset as u16));
+        }
+        Instruction::Ld { dr: 7, .. }
+        | Instruction::Ldr { dr: 7, .. }
+        | Instruction::Ldi { dr: 7, .. } => st.r7 = SavedR7::InR7,
+        _ => {}
+    }
+    st
+}
+
+/// Where control goes after the instruction at `addr` within its function (calls return).
+fn successors(addr: u16, word: u16) -> Vec<u16> {
+    let next = addr.wrapping_add(1);
+    match decode(word) {
+        Instruction::Br { nzp: 0, .. } => vec![next],
+        Instruction::Br { nzp: 7, offset } => vec![next.wrapping_add(offset as u16)],
+        Instruction::Br { offset, .. } => vec![next, next.wrapping_add(offset as u16)],
+        Instruction::Jmp { .. } | Instruction::Rti | Instruction::Trap { vector: 0x25 } => vec![],
+        _ => vec![next],
+    }
+}
+
+/// `.debug_frame` for the function at gdb addresses `[start, end)`: R6 adjustments and the
+/// saved R7 along the control flow, so `bt` and `finish` see past subroutines that save R7.
+fn frame_desc(start: u64, end: u64, word_at: impl Fn(u64) -> u16, outermost: bool) -> FrameDesc {
+    let n = ((end - start) / 2) as usize;
+    let addr = |i: usize| start + 2 * i as u64;
+    let states = propagate_states(
+        n,
+        ENTRY_FRAME,
+        |i, st| transfer(st, (addr(i) / 2) as u16, word_at(addr(i))),
+        |i| {
+            successors((addr(i) / 2) as u16, word_at(addr(i)))
+                .into_iter()
+                .map(gdb_addr)
+                .filter(|&a| a >= start && a < end)
+                .map(|a| ((a - start) / 2) as usize)
+                .collect()
+        },
+    );
+    let mut ops = Vec::new();
+    if outermost {
+        ops.push((start, CfaOp::Undefined(LR)));
+    }
+    let mut cur = ENTRY_FRAME;
+    for (i, &st) in states.iter().enumerate() {
+        let at = addr(i);
+        if st.off != cur.off {
+            ops.push((at, CfaOp::DefCfaOffset(st.off)));
+        }
+        if st.r7 != cur.r7 && !outermost {
+            let load = |from_cfa, offset| CfaOp::ValLoad {
+                reg: LR,
+                from_cfa,
+                offset,
+                addr_scale: 2,
+                size: 2,
+                value_scale: 2,
+                value_add: 0,
+            };
+            ops.push((
+                at,
+                match st.r7 {
+                    SavedR7::InR7 => CfaOp::Restore(LR),
+                    SavedR7::Stack(k) => load(true, i64::from(k)),
+                    SavedR7::Fixed(a) => load(false, i64::from(a)),
+                },
+            ));
+        }
+        cur = st;
+    }
+    FrameDesc {
+        start,
+        len: end - start,
+        ops,
+    }
 }
 
 /// One word of the image.
@@ -187,11 +302,27 @@ pub fn elf_image(program: &Program) -> ElfImage {
         });
     }
 
+    let entry = program.entry().map(gdb_addr);
+    let frames = spans
+        .iter()
+        .map(|&(start, end)| {
+            let word_at = |a: u64| words.get(&((a / 2) as u16)).map_or(0, |w| w.0);
+            frame_desc(start, end, word_at, Some(start) == entry)
+        })
+        .collect();
+
     let mut debug = base_debug(debug_info, "asmdbg LC-3 assembler", |a| {
         u16::try_from(a).ok().filter(|&w| is_code(w)).map(gdb_addr)
     });
     debug.types = vec![BaseType::new("word", 2, TypeEncoding::Signed)];
     debug.variables = variables;
+    debug.frame_cie = Some(FrameCie {
+        code_align: 2,
+        data_align: -1,
+        ra_register: LR,
+        initial: vec![CfaOp::DefCfa(SP, 0), CfaOp::SameValue(LR)],
+    });
+    debug.frames = frames;
 
     ElfImage {
         machine: EM_NONE,

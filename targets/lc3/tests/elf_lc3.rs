@@ -199,3 +199,116 @@ fn gdb_reads_lines_symbols_and_typed_data() {
     }
     assert!(!out.contains("No symbol table"), "{out}");
 }
+
+/// R7 saved at a fixed label, a stack adjustment, and a branch to an epilogue copy.
+const FRAMES: &str = "\
+        .ORIG x3000
+        JSR SUBA
+        HALT
+SUBA    ST R7, SAVE7
+        ADD R6, R6, #-2
+        BRz SKIP
+        JSR SUBB
+        ADD R6, R6, #2
+        LD R7, SAVE7
+        RET
+SKIP    ADD R0, R0, #0
+        ADD R6, R6, #2
+        LD R7, SAVE7
+        RET
+SUBB    RET
+SAVE7   .FILL 0
+        .END
+";
+
+use asmdbg_core::elf::gimli::{self, UnwindSection};
+
+/// The caller's sp (the CFA) and return address (gdb's lr) at gdb address `pc`, given sp and
+/// lr there and the 16-bit memory words (gdb address → value) the rules read.
+fn unwind(bytes: &[u8], pc: u64, sp: u64, lr: u64, mem: &[(u64, u16)]) -> (u64, Option<u64>) {
+    let file = object::File::parse(bytes).unwrap();
+    let data = file
+        .section_by_name(".debug_frame")
+        .unwrap()
+        .data()
+        .unwrap()
+        .to_vec();
+    let mut frame = gimli::DebugFrame::new(&data, gimli::LittleEndian);
+    frame.set_address_size(4);
+    let bases = gimli::BaseAddresses::default();
+    let mut ctx = gimli::UnwindContext::new();
+    let row = frame
+        .unwind_info_for_address(&bases, &mut ctx, pc, gimli::DebugFrame::cie_from_offset)
+        .expect("an FDE covers the address");
+    let cfa = match row.cfa() {
+        gimli::CfaRule::RegisterAndOffset { register, offset } => {
+            assert_eq!(register.0, 13, "CFA on sp");
+            sp.wrapping_add(*offset as u64)
+        }
+        other => panic!("CFA rule {other:?}"),
+    };
+    let ra = match row.register(gimli::Register(14)) {
+        gimli::RegisterRule::SameValue => Some(lr),
+        gimli::RegisterRule::Undefined => None,
+        gimli::RegisterRule::ValExpression(e) => {
+            let expr = e.get(&frame).unwrap();
+            let encoding = gimli::Encoding {
+                format: gimli::Format::Dwarf32,
+                version: 2,
+                address_size: 4,
+            };
+            let mut eval = expr.evaluation(encoding);
+            eval.set_initial_value(cfa);
+            let mut r = eval.evaluate().unwrap();
+            while let gimli::EvaluationResult::RequiresMemory { address, size, .. } = r {
+                assert_eq!(size, 2);
+                let v = mem
+                    .iter()
+                    .find(|m| m.0 == address)
+                    .unwrap_or_else(|| panic!("read of {address:#x}"))
+                    .1;
+                r = eval
+                    .resume_with_memory(gimli::Value::Generic(u64::from(v)))
+                    .unwrap();
+            }
+            assert_eq!(r, gimli::EvaluationResult::Complete);
+            match eval.result()[0].location {
+                gimli::Location::Address { address } => Some(address & 0xffff_ffff),
+                ref other => panic!("{other:?}"),
+            }
+        }
+        other => panic!("RA rule {other:?}"),
+    };
+    (cfa, ra)
+}
+
+#[test]
+fn frame_info_finds_r7_on_the_stack_and_at_a_label() {
+    // The test program: OUTER pushes R7 on the R6 stack.
+    let bytes = elf();
+    // At OUTER's JSR INNER (x3006): CFA = R6 + 1, return address = 2 × mem[R6].
+    let sp = 0x4000u64;
+    let (cfa, ra) = unwind(&bytes, 0x600c, sp, 0, &[(2 * sp, 0x3002)]);
+    assert_eq!((cfa, ra), (sp + 1, Some(0x6004)));
+    // INNER is a leaf: the return address is lr.
+    assert_eq!(unwind(&bytes, 0x6014, sp, 0x6010, &[]), (sp, Some(0x6010)));
+    // MAIN is outermost.
+    assert_eq!(unwind(&bytes, 0x6000, sp, 0, &[]).1, None);
+
+    let program = assemble_str("frames.asm", FRAMES, &AsmOptions::default()).unwrap();
+    let bytes = elf_from_program(&program).unwrap();
+    let save7 = gdb_addr(0x300E);
+    // SUBA after JSR SUBB (x3006), and SKIP (x3009) reached only by the BRz: R6 moved by 2,
+    // R7 at SAVE7.
+    for pc in [gdb_addr(0x3006), gdb_addr(0x3009)] {
+        let (cfa, ra) = unwind(&bytes, pc, sp, 0, &[(save7, 0x3001)]);
+        assert_eq!((cfa, ra), (sp + 2, Some(0x6002)), "at {pc:#x}");
+    }
+    // After LD R7 the return address is back in R7.
+    assert_eq!(
+        unwind(&bytes, gdb_addr(0x3008), sp, 0x6002, &[]).1,
+        Some(0x6002)
+    );
+    // The unlabelled entry is still the outermost function.
+    assert_eq!(unwind(&bytes, gdb_addr(0x3000), sp, 0, &[]).1, None);
+}
