@@ -137,3 +137,80 @@ fn gdb_reads_lines_and_functions() {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
     }
 }
+
+use asmdbg_core::elf::gimli::{self, UnwindSection};
+
+/// The caller's sp (the CFA) and return address (gdb's lr) at gdb address `pc`, given sp and
+/// lr there and the 32-bit data words the rules read.
+fn unwind(bytes: &[u8], pc: u64, sp: u64, lr: u64, mem: &[(u64, u32)]) -> (u64, Option<u64>) {
+    let file = object::File::parse(bytes).unwrap();
+    let data = file
+        .section_by_name(".debug_frame")
+        .unwrap()
+        .data()
+        .unwrap()
+        .to_vec();
+    let mut frame = gimli::DebugFrame::new(&data, gimli::LittleEndian);
+    frame.set_address_size(4);
+    let bases = gimli::BaseAddresses::default();
+    let mut ctx = gimli::UnwindContext::new();
+    let row = frame
+        .unwind_info_for_address(&bases, &mut ctx, pc, gimli::DebugFrame::cie_from_offset)
+        .expect("an FDE covers the address");
+    let cfa = match row.cfa() {
+        gimli::CfaRule::RegisterAndOffset { register, offset } => {
+            assert_eq!(register.0, 13, "CFA on sp");
+            sp.wrapping_add(*offset as u64)
+        }
+        other => panic!("CFA rule {other:?}"),
+    };
+    let ra = match row.register(gimli::Register(14)) {
+        gimli::RegisterRule::SameValue => Some(lr),
+        gimli::RegisterRule::Undefined => None,
+        gimli::RegisterRule::ValExpression(e) => {
+            let expr = e.get(&frame).unwrap();
+            let encoding = gimli::Encoding {
+                format: gimli::Format::Dwarf32,
+                version: 2,
+                address_size: 4,
+            };
+            let mut eval = expr.evaluation(encoding);
+            eval.set_initial_value(cfa);
+            let mut r = eval.evaluate().unwrap();
+            while let gimli::EvaluationResult::RequiresMemory { address, size, .. } = r {
+                assert_eq!(size, 4);
+                let v = mem.iter().find(|m| m.0 == address).expect("mapped").1;
+                r = eval
+                    .resume_with_memory(gimli::Value::Generic(u64::from(v)))
+                    .unwrap();
+            }
+            match eval.result()[0].location {
+                gimli::Location::Address { address } => Some(address & 0xffff_ffff),
+                ref other => panic!("{other:?}"),
+            }
+        }
+        other => panic!("RA rule {other:?}"),
+    };
+    (cfa, ra)
+}
+
+#[test]
+fn frame_info_finds_ra_saved_on_the_stack() {
+    let bytes = elf_from_program(&program()).unwrap();
+    let sp = 4088u64;
+    // outer's `call inner` (slot 7): CFA = sp + 4, return address = CODE_BASE + mem[sp].
+    let (cfa, ra) = unwind(&bytes, gdb_code_addr(28), sp, 0, &[(sp, 8)]);
+    assert_eq!((cfa, ra), (sp + 4, Some(gdb_code_addr(8))));
+    // inner is a leaf; .main is outermost.
+    let lr = gdb_code_addr(32);
+    assert_eq!(
+        unwind(&bytes, gdb_code_addr(44), sp, lr, &[]),
+        (sp, Some(lr))
+    );
+    assert_eq!(unwind(&bytes, CODE_BASE, sp, 0, &[]).1, None);
+    // After `ld ra` the return address is back in ra.
+    assert_eq!(
+        unwind(&bytes, gdb_code_addr(36), sp, lr, &[]),
+        (sp + 4, Some(lr))
+    );
+}
