@@ -20,9 +20,9 @@ pub enum SetupError {
         #[source]
         source: isa::DetectError,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Load(#[from] LoadError),
-    #[error("{0}")]
+    #[error(transparent)]
     Poke(#[from] crate::pokes::PokeError),
 }
 

@@ -203,6 +203,19 @@ impl WatchpointSet {
         if self.pages.is_empty() {
             return None;
         }
+        // The common case with watchpoints set: an access inside one unflagged page. Decided
+        // here, inline; only flagged pages (or page-crossing accesses) pay for the exact scan.
+        let page = addr >> self.page_shift;
+        let last = addr.wrapping_add(len.max(1) - 1) >> self.page_shift;
+        if page == last {
+            let flagged = self
+                .pages
+                .get((page / 64) as usize)
+                .is_some_and(|w| (w >> (page % 64)) & 1 != 0);
+            if !flagged {
+                return None;
+            }
+        }
         self.check_slow(addr, len, access)
     }
 
@@ -293,6 +306,19 @@ mod tests {
         w.clear();
         assert!(w.is_empty());
         assert_eq!(w.check(0x11, 1, AccessKind::Read), None);
+    }
+
+    #[test]
+    fn accesses_in_unflagged_pages_and_across_pages() {
+        let mut w = WatchpointSet::new(1 << 32, 12);
+        w.insert(0x2000, 4, WatchKind::Access);
+        assert_eq!(w.check(0x1ffc, 4, AccessKind::Read), None);
+        // Starts in an unflagged page, ends in the flagged one.
+        assert_eq!(
+            w.check(0x1ffe, 4, AccessKind::Write),
+            Some((WatchKind::Access, 0x2000))
+        );
+        assert_eq!(w.check(u64::MAX - 1, 4, AccessKind::Read), None);
     }
 
     #[test]

@@ -91,7 +91,8 @@ pub trait Machine {
         let bits = 8 * self.unit_bytes();
         let mut value: u64 = 0;
         for i in (0..units).rev() {
-            value = (value << bits) | self.debug_read(addr + i)? as u64;
+            let a = addr.checked_add(i).ok_or(MemError::Unmapped(addr))?;
+            value = (value << bits) | self.debug_read(a)? as u64;
         }
         Ok(value as u32)
     }
@@ -105,6 +106,11 @@ pub trait Machine {
         } else {
             (1u32 << bits) - 1
         };
+        // Check every unit first so a failed poke writes nothing.
+        for i in 0..units {
+            let a = addr.checked_add(i).ok_or(MemError::Unmapped(addr))?;
+            self.debug_read(a)?;
+        }
         for i in 0..units {
             let shift = bits as u64 * i;
             let v = if shift >= 32 { 0 } else { value >> shift };
