@@ -109,7 +109,7 @@ fn integer_valued_floats_keep_only_significant_digits() {
 
 #[test]
 fn ties_keep_the_even_digit() {
-    assert_eq!(float_to_string(2_963_321.25), "2963321.2");
-    assert_eq!(float_to_string(186_647.125), "186647.12");
+    assert_eq!(float_to_string(2_963_321.25_f64 as f32), "2963321.2");
+    assert_eq!(float_to_string(186_647.125_f64 as f32), "186647.12");
     assert_eq!(float_to_string(0.5), "0.5");
 }
