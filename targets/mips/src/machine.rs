@@ -16,7 +16,7 @@ use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, FaultSources};
 use crate::decode::{format_instruction, GPR_NAMES};
 use crate::memory::{in_ktext, in_text, Memory, Region, TEXT_BASE};
-use crate::program::{ChunkKind, Program};
+use crate::program::Program;
 use crate::syscalls::SyscallState;
 
 /// Index of the first FP register in [`MipsMachine::registers`].
@@ -182,9 +182,6 @@ fn build_cpu(
                     )));
                 }
             }
-        }
-        if chunk.kind == ChunkKind::Text && end > u32::MAX as u64 {
-            return Err(bad_program("text chunk wraps around".to_string()));
         }
     }
     let text_bytes = (cpu.text_len_bytes() as u64).max(4).next_multiple_of(256);

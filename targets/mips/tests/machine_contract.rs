@@ -333,3 +333,29 @@ fn loading_rejects_chunks_outside_the_segments() {
     };
     assert!(MipsMachine::new(program, &MachineOptions::default()).is_err());
 }
+
+#[test]
+fn patching_code_under_a_breakpoint_keeps_the_breakpoint() {
+    let mut m = load("li $t0, 1\nli $t1, 2\n");
+    m.breakpoints().insert(0x0040_0004);
+    assert_eq!(m.run(10).stop, Some(StopEvent::Breakpoint));
+    // li $t1, 9
+    assert_eq!(m.poke_word(0x0040_0004, 0x2409_0009), Ok(()));
+    m.set_pc(0x0040_0000);
+    assert_eq!(m.run(10).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.step(), None);
+    assert_eq!(m.read_register(9), Some(9), "the patched instruction ran");
+}
+
+#[test]
+fn describe_names_the_options() {
+    let opts = MachineOptions {
+        delay_slots: true,
+        seed: Some(5),
+        ..Default::default()
+    };
+    assert_eq!(
+        load_with("nop\n", &opts).describe(),
+        "mips (MARS 4.5), delay slots, seed 5"
+    );
+}
