@@ -123,14 +123,17 @@ impl MipsMachine {
     }
 }
 
-/// How MARS names a source file in runtime errors: its absolute path.
+/// How MARS names a source file in runtime errors: its absolute path. The name is tried as given
+/// (relative to the working directory), then relative to `work_dir`.
 fn display_path(name: &str, work_dir: Option<&Path>) -> String {
-    let path = match work_dir {
-        Some(dir) => dir.join(name),
-        None => PathBuf::from(name),
-    };
-    std::fs::canonicalize(&path)
-        .or_else(|_| std::path::absolute(&path))
+    let given = PathBuf::from(name);
+    let in_work_dir = work_dir.map(|dir| dir.join(name));
+    std::fs::canonicalize(&given)
+        .or_else(|e| match &in_work_dir {
+            Some(path) => std::fs::canonicalize(path),
+            None => Err(e),
+        })
+        .or_else(|_| std::path::absolute(&given))
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| name.to_string())
 }
