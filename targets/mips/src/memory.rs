@@ -49,13 +49,26 @@ pub fn in_ktext(addr: u32) -> bool {
 }
 
 /// Data, stack, kernel data and MMIO bytes.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Memory {
     data: Vec<u8>,
     /// Bytes from `STACK_LOW` up to 0x80000000 (the top word may be read whole).
     stack: Vec<u8>,
     kdata: Vec<u8>,
     mmio: Vec<u8>,
+}
+
+/// A summary: the 12 MiB of segments are no use in a debug print.
+impl std::fmt::Debug for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let used = |bytes: &[u8]| bytes.iter().filter(|&&b| b != 0).count();
+        f.debug_struct("Memory")
+            .field("nonzero_data_bytes", &used(&self.data))
+            .field("nonzero_stack_bytes", &used(&self.stack))
+            .field("nonzero_kdata_bytes", &used(&self.kdata))
+            .field("nonzero_mmio_bytes", &used(&self.mmio))
+            .finish()
+    }
 }
 
 impl Default for Memory {
@@ -222,5 +235,6 @@ mod tests {
         assert_eq!(Memory::region(KTEXT_BASE + 4), Region::KText);
         assert_eq!(Memory::region(0x0800_0000), Region::Unmapped);
         assert_eq!(Memory::region(HEAP_BASE), Region::Data);
+        assert!(format!("{m:?}").contains("nonzero_data_bytes: 4"));
     }
 }
