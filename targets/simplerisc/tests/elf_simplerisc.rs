@@ -214,3 +214,22 @@ fn frame_info_finds_ra_saved_on_the_stack() {
         (sp + 4, Some(lr))
     );
 }
+
+#[test]
+fn functions_are_subprograms_so_next_steps_over_call() {
+    let image = elf_image(&program());
+    let subs: Vec<(&str, u64, u64)> = image
+        .debug
+        .functions
+        .iter()
+        .map(|f| (f.name.as_str(), f.ranges[0].0, f.ranges[0].1))
+        .collect();
+    assert_eq!(
+        subs,
+        [
+            (".main", CODE_BASE, gdb_code_addr(20)),
+            ("outer", gdb_code_addr(20), gdb_code_addr(44)),
+            ("inner", gdb_code_addr(44), gdb_code_addr(56)),
+        ]
+    );
+}
