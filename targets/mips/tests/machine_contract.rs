@@ -359,3 +359,34 @@ fn describe_names_the_options() {
         "mips (MARS 4.5), delay slots, seed 5"
     );
 }
+
+#[test]
+fn handler_sees_syscall_break_and_trap_causes() {
+    let src = "
+        li $v0, 77
+        syscall
+        break 5
+        teq $zero, $zero
+        li $v0, 10
+        syscall
+        .kdata
+        causes: .word 0, 0, 0
+        .ktext 0x80000180
+        mfc0 $k0, $13
+        la $k1, causes
+        sll $t9, $s0, 2
+        addu $k1, $k1, $t9
+        sw $k0, 0($k1)
+        addiu $s0, $s0, 1
+        mfc0 $k0, $14
+        addiu $k0, $k0, 4
+        mtc0 $k0, $14
+        eret
+    ";
+    let mut m = load(src);
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.read_register(16), Some(3));
+    assert_eq!(m.peek_word(0x9000_0000), Ok(8 << 2), "Sys");
+    assert_eq!(m.peek_word(0x9000_0004), Ok(9 << 2), "Bp");
+    assert_eq!(m.peek_word(0x9000_0008), Ok(13 << 2), "Tr");
+}
