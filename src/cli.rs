@@ -32,12 +32,21 @@ pub struct AsmArgs {
     pub file: PathBuf,
     #[arg(long, value_parser = parse_isa)]
     pub isa: Option<Isa>,
-    /// Output file (LC-3: the .obj; the .sym goes beside it).
+    /// Output file. LC-3: FILE.obj by default (with the .sym beside it); a name ending in
+    /// .elf gets the ELF with symbols and DWARF instead. MIPS and SimpleRISC: the ELF
+    /// (FILE.elf by default).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
     #[arg(long)]
     pub strict: bool,
+    /// MIPS: the program runs with branch delay slots (changes pseudo-instruction expansion
+    /// and the debug information).
+    #[arg(long)]
+    pub delay_slots: bool,
+    /// SimpleRISC: the course variant without mul/div/mod.
+    #[arg(long)]
+    pub no_mul: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -153,6 +162,10 @@ pub struct DebugArgs {
     /// Exit when the first gdb session ends instead of waiting for the next connection.
     #[arg(long)]
     pub once: bool,
+    /// Where to write the program's ELF (symbols, lines, DWARF) for IDEs; default: beside the
+    /// program with the extension .elf. gdb also receives it over the connection.
+    #[arg(long)]
+    pub elf: Option<PathBuf>,
 }
 
 /// `127.0.0.1:1234`, `localhost:1234`, `:1234`, `[::1]:1234`.

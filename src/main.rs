@@ -56,38 +56,54 @@ fn exit_code(status: i32) -> ExitCode {
 
 fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     let file = load::read_program(&args.file, args.isa)?;
-    match file.isa {
-        asmdbg_core::Isa::Lc3 => {
-            let source = asmdbg_core::SourceFile::new(file.path.as_str(), file.text());
-            let opts = asmdbg_lc3::asm::AsmOptions {
-                strict: args.strict,
-            };
-            let program = asmdbg_lc3::asm::assemble(&source, &opts)?;
+    let opts = asmdbg_core::MachineOptions {
+        strict: args.strict,
+        delay_slots: args.delay_slots,
+        no_mul: args.no_mul,
+        ..Default::default()
+    };
+    let wants_elf = |p: &std::path::Path| p.extension().is_some_and(|e| e == "elf");
+    let (target, elf) = match file.isa {
+        Isa::Lc3 => {
+            let machine = load::load_lc3(&file, &opts)?;
+            let program = machine.program();
             eprint!("{}", program.warnings);
-            let obj_path = args
+            let target = args
                 .output
                 .clone()
                 .unwrap_or_else(|| args.file.with_extension("obj"));
-            let sym_path = obj_path.with_extension("sym");
-            let obj = asmdbg_lc3::objfile::write_obj(&program)
-                .with_context(|| format!("{}: cannot write an object file", file.path))?;
-            std::fs::write(&obj_path, obj)
-                .with_context(|| format!("cannot write {}", obj_path.display()))?;
-            std::fs::write(&sym_path, asmdbg_lc3::objfile::write_sym(&program))
-                .with_context(|| format!("cannot write {}", sym_path.display()))?;
-            Ok(ExitCode::SUCCESS)
+            if !wants_elf(&target) {
+                let sym_path = target.with_extension("sym");
+                let obj = asmdbg_lc3::objfile::write_obj(program)
+                    .with_context(|| format!("{}: cannot write an object file", file.path))?;
+                std::fs::write(&target, obj)
+                    .with_context(|| format!("cannot write {}", target.display()))?;
+                std::fs::write(&sym_path, asmdbg_lc3::objfile::write_sym(program))
+                    .with_context(|| format!("cannot write {}", sym_path.display()))?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            (target, asmdbg_lc3::elf::elf_from_program(program)?)
         }
-        other => {
-            // Checking the source is all `asm` does for these ISAs until ELF output lands.
-            let machine = load::load_machine(&file, &Default::default())?;
-            drop(machine);
-            eprintln!(
-                "{}: assembled without errors ({other}: object output is ELF, not written yet)",
-                file.path
-            );
-            Ok(ExitCode::SUCCESS)
+        Isa::Mips => {
+            let machine = load::load_mips(&file, &opts)?;
+            eprint!("{}", machine.program().warnings);
+            let elf = asmdbg_mips::elf::elf_from_program(machine.program(), args.delay_slots)?;
+            (default_elf_path(args), elf)
         }
-    }
+        Isa::SimpleRisc => {
+            let machine = load::load_simplerisc(&file, &opts)?;
+            let elf = asmdbg_simplerisc::elf::elf_from_program(machine.program())?;
+            (default_elf_path(args), elf)
+        }
+    };
+    std::fs::write(&target, elf).with_context(|| format!("cannot write {}", target.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_elf_path(args: &AsmArgs) -> std::path::PathBuf {
+    args.output
+        .clone()
+        .unwrap_or_else(|| args.file.with_extension("elf"))
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -171,18 +187,53 @@ fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let file = load::read_program(&args.machine.file, args.machine.isa)?;
     let opts = args.machine.options();
     match file.isa {
-        Isa::Lc3 => serve(load::load_lc3(&file, &opts)?, args, console::LineMode::Raw),
-        Isa::SimpleRisc => serve(
-            load::load_simplerisc(&file, &opts)?,
-            args,
-            console::LineMode::Raw,
-        ),
-        Isa::Mips => serve(
-            load::load_mips(&file, &opts)?,
-            args,
-            console::LineMode::Cooked,
-        ),
+        Isa::Lc3 => {
+            let machine = load::load_lc3(&file, &opts)?;
+            let elf = asmdbg_lc3::elf::elf_from_program(machine.program());
+            serve(machine, args, console::LineMode::Raw, elf)
+        }
+        Isa::SimpleRisc => {
+            let machine = load::load_simplerisc(&file, &opts)?;
+            let elf = asmdbg_simplerisc::elf::elf_from_program(machine.program());
+            serve(machine, args, console::LineMode::Raw, elf)
+        }
+        Isa::Mips => {
+            let machine = load::load_mips(&file, &opts)?;
+            let elf = asmdbg_mips::elf::elf_from_program(machine.program(), opts.delay_slots);
+            serve(machine, args, console::LineMode::Cooked, elf)
+        }
     }
+}
+
+/// Writes the program's ELF for IDEs (beside the program, or `--elf PATH`) and names it for
+/// gdb. A program without an ELF, or a directory that cannot be written, is still debuggable:
+/// gdb then gets the image from memory under the same name.
+fn exec_image(
+    args: &DebugArgs,
+    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+) -> Option<asmdbg_core::gdb::ExecImage> {
+    let bytes = match elf {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("warning: no ELF for gdb: {e}");
+            return None;
+        }
+    };
+    let path = args
+        .elf
+        .clone()
+        .unwrap_or_else(|| args.machine.file.with_extension("elf"));
+    if let Err(e) = std::fs::write(&path, &bytes) {
+        eprintln!(
+            "warning: cannot write {} ({e}); gdb still gets the ELF over the connection",
+            path.display()
+        );
+    }
+    let name = std::path::absolute(&path).unwrap_or(path);
+    Some(asmdbg_core::gdb::ExecImage {
+        name: name.display().to_string(),
+        bytes,
+    })
 }
 
 /// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
@@ -190,6 +241,7 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
     mut machine: G,
     args: &DebugArgs,
     line_mode: console::LineMode,
+    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
 ) -> anyhow::Result<ExitCode> {
     for poke in &args.machine.poke {
         pokes::apply_poke(&mut machine, poke).map_err(SetupError::from)?;
@@ -213,11 +265,9 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
             ConsoleKind::Stdio => (console::stdio(), console::Discipline::new(line_mode, false)),
         };
         eprintln!("console: {}", guest_console.name);
-        let mut session = debug::Session::new(
-            asmdbg_core::gdb::Debuggee::new(machine),
-            guest_console,
-            discipline,
-        );
+        let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
+        debuggee.exec = exec_image(args, elf);
+        let mut session = debug::Session::new(debuggee, guest_console, discipline);
         session.serve(listener, args.once).await?;
         session.finish();
         Ok(ExitCode::SUCCESS)

@@ -99,10 +99,14 @@ impl Registers for Lc3GdbRegs {
 
     fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
         for v in self.core.iter().chain([&self.xpsr]) {
-            v.to_le_bytes().into_iter().for_each(|b| write_byte(Some(b)));
+            v.to_le_bytes()
+                .into_iter()
+                .for_each(|b| write_byte(Some(b)));
         }
         for v in self.r.iter().chain([&self.psr]) {
-            v.to_le_bytes().into_iter().for_each(|b| write_byte(Some(b)));
+            v.to_le_bytes()
+                .into_iter()
+                .for_each(|b| write_byte(Some(b)));
         }
     }
 
@@ -118,7 +122,9 @@ impl Registers for Lc3GdbRegs {
             *slot = w.next().ok_or(())?;
         }
         self.xpsr = w.next().ok_or(())?;
-        let mut h = halves.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
+        let mut h = halves
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]));
         for slot in self.r.iter_mut() {
             *slot = h.next().ok_or(())?;
         }
@@ -221,10 +227,7 @@ impl GdbMachine for Lc3Machine {
     }
 
     fn gdb_write_register(&mut self, id: Lc3GdbRegId, val: &[u8]) -> bool {
-        let value = val
-            .iter()
-            .rev()
-            .fold(0u32, |acc, &b| (acc << 8) | b as u32);
+        let value = val.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
         match id {
             // The hidden ARM registers do not exist on an LC-3: writes are accepted and dropped.
             Lc3GdbRegId::Core(n) if (n as usize) < SP => {}

@@ -13,6 +13,7 @@ mod monitor;
 use std::time::{Duration, Instant};
 
 use gdbstub::arch::Arch;
+use gdbstub::common::Pid;
 use gdbstub::common::Signal;
 use gdbstub::stub::SingleThreadStopReason;
 use gdbstub::target::ext::base::single_register_access::{
@@ -26,6 +27,12 @@ use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
     Breakpoints, BreakpointsOps, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps,
     SwBreakpoint, SwBreakpointOps,
+};
+use gdbstub::target::ext::exec_file::{ExecFile, ExecFileOps};
+use gdbstub::target::ext::host_io::{
+    HostIo, HostIoClose, HostIoCloseOps, HostIoErrno, HostIoError, HostIoFstat, HostIoFstatOps,
+    HostIoOpen, HostIoOpenFlags, HostIoOpenMode, HostIoOpenOps, HostIoOps, HostIoPread,
+    HostIoPreadOps, HostIoResult, HostIoStat,
 };
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps};
 use gdbstub::target::ext::target_description_xml_override::{
@@ -240,6 +247,24 @@ impl<G: GdbMachine> Target for Debuggee<G> {
         &mut self,
     ) -> Option<TargetDescriptionXmlOverrideOps<'_, Self>> {
         Some(self)
+    }
+
+    #[inline(always)]
+    fn support_exec_file(&mut self) -> Option<ExecFileOps<'_, Self>> {
+        if self.exec.is_some() {
+            Some(self)
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn support_host_io(&mut self) -> Option<HostIoOps<'_, Self>> {
+        if self.exec.is_some() {
+            Some(self)
+        } else {
+            None
+        }
     }
 
     // Watchpoints and breakpoints are checked by the emulator; gdb must never write trap
@@ -479,6 +504,116 @@ pub fn copy_range(data: &[u8], offset: u64, length: usize, buf: &mut [u8]) -> us
     let n = (end - start).min(buf.len());
     buf[..n].copy_from_slice(&data[start..start + n]);
     n
+}
+
+// The program's ELF (symbols, lines, DWARF) is served to gdb so that a bare `target remote`
+// loads it ("Reading symbols from target:..."): gdb asks for the executable's name, then reads
+// it through host I/O. Only that one file can be opened, read-only.
+
+/// The only host I/O file descriptor: the ELF.
+const EXEC_FD: u32 = 1;
+
+impl<G: GdbMachine> ExecFile for Debuggee<G> {
+    fn get_exec_file(
+        &self,
+        _pid: Option<Pid>,
+        offset: u64,
+        length: usize,
+        buf: &mut [u8],
+    ) -> TargetResult<usize, Self> {
+        let name = self.exec.as_ref().map(|e| e.name.as_bytes()).unwrap_or(b"");
+        Ok(copy_range(name, offset, length, buf))
+    }
+}
+
+impl<G: GdbMachine> HostIo for Debuggee<G> {
+    #[inline(always)]
+    fn support_open(&mut self) -> Option<HostIoOpenOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_close(&mut self) -> Option<HostIoCloseOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_pread(&mut self) -> Option<HostIoPreadOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_fstat(&mut self) -> Option<HostIoFstatOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+impl<G: GdbMachine> HostIoOpen for Debuggee<G> {
+    fn open(
+        &mut self,
+        filename: &[u8],
+        flags: HostIoOpenFlags,
+        _mode: HostIoOpenMode,
+    ) -> HostIoResult<u32, Self> {
+        let Some(exec) = &self.exec else {
+            return Err(HostIoError::Errno(HostIoErrno::ENOENT));
+        };
+        if filename != exec.name.as_bytes() {
+            return Err(HostIoError::Errno(HostIoErrno::ENOENT));
+        }
+        if flags != HostIoOpenFlags::O_RDONLY {
+            return Err(HostIoError::Errno(HostIoErrno::EACCES));
+        }
+        Ok(EXEC_FD)
+    }
+}
+
+impl<G: GdbMachine> HostIoClose for Debuggee<G> {
+    fn close(&mut self, fd: u32) -> HostIoResult<(), Self> {
+        if fd == EXEC_FD {
+            Ok(())
+        } else {
+            Err(HostIoError::Errno(HostIoErrno::EBADF))
+        }
+    }
+}
+
+impl<G: GdbMachine> HostIoPread for Debuggee<G> {
+    fn pread(
+        &mut self,
+        fd: u32,
+        count: usize,
+        offset: u64,
+        buf: &mut [u8],
+    ) -> HostIoResult<usize, Self> {
+        match (&self.exec, fd) {
+            (Some(exec), EXEC_FD) => Ok(copy_range(&exec.bytes, offset, count, buf)),
+            _ => Err(HostIoError::Errno(HostIoErrno::EBADF)),
+        }
+    }
+}
+
+impl<G: GdbMachine> HostIoFstat for Debuggee<G> {
+    fn fstat(&mut self, fd: u32) -> HostIoResult<HostIoStat, Self> {
+        match (&self.exec, fd) {
+            (Some(exec), EXEC_FD) => Ok(HostIoStat {
+                st_dev: 0,
+                st_ino: 0,
+                st_mode: HostIoOpenMode::S_IRUSR,
+                st_nlink: 1,
+                st_uid: 0,
+                st_gid: 0,
+                st_rdev: 0,
+                st_size: exec.bytes.len() as u64,
+                st_blksize: 4096,
+                st_blocks: (exec.bytes.len() as u64).div_ceil(512),
+                st_atime: 0,
+                st_mtime: 0,
+                st_ctime: 0,
+            }),
+            _ => Err(HostIoError::Errno(HostIoErrno::EBADF)),
+        }
+    }
 }
 
 impl<G: GdbMachine> MonitorCmd for Debuggee<G> {
