@@ -334,3 +334,51 @@ fn functions_are_subprograms_so_next_steps_over_jsr() {
         ]
     );
 }
+
+#[test]
+fn gdb_puts_every_line_of_the_repository_programs_on_its_first_word() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/lc3");
+    let mut seen = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "asm"))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(program) = assemble_str(&name, &text, &AsmOptions::default()) else {
+            continue;
+        };
+        seen += 1;
+        let image = elf_image(&program);
+        let bytes = elf_from_program(&program).expect("writes");
+        let mut first: Vec<(u32, u64)> = Vec::new();
+        for row in &image.debug.lines {
+            let code = image
+                .sections
+                .iter()
+                .any(|s| s.exec && row.addr >= s.addr && row.addr < s.addr + s.data.len() as u64);
+            if code && !first.iter().any(|f| f.0 == row.line) {
+                first.push((row.line, row.addr));
+            }
+        }
+        let path = write_tmp(&name.replace('.', "_"), &bytes);
+        let cmds: Vec<String> = first
+            .iter()
+            .map(|(l, _)| format!("break {name}:{l}"))
+            .collect();
+        let refs: Vec<&str> = cmds.iter().map(String::as_str).collect();
+        let Some(out) = gdb(&path, &refs) else {
+            return;
+        };
+        for (n, (l, a)) in first.iter().enumerate() {
+            let want = format!("Breakpoint {} at {a:#x}: file {name}, line {l}.", n + 1);
+            assert!(out.contains(&want), "{name}: missing {want:?}");
+        }
+    }
+    assert!(seen >= 3, "the LC-3 games assemble");
+}

@@ -394,3 +394,68 @@ fn gdb_moves_breakpoints_with_delay_slots_as_it_should() {
     };
     assert!(out.contains("Breakpoint address adjusted"), "{out}");
 }
+
+/// The repository's MIPS programs (games and benchmark).
+fn repo_programs() -> Vec<(String, Program)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/mips");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "asm" || e == "s") {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let file = SourceFile::new(name.clone(), text);
+            let opts = AsmOptions {
+                work_dir: Some(dir.clone()),
+                ..AsmOptions::default()
+            };
+            if let Ok(p) = assemble(&file, &opts) {
+                out.push((name, p));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn gdb_puts_every_line_of_the_repository_programs_on_its_first_word() {
+    let programs = repo_programs();
+    assert!(
+        programs.len() >= 2,
+        "programs/mips holds the game and the benchmark"
+    );
+    for (name, p) in programs {
+        for slots in [false, true] {
+            assert!(
+                elf_from_program(&p, slots).is_ok(),
+                "{name} delay_slots={slots}"
+            );
+        }
+        let path = write_tmp(
+            &name.replace('.', "_"),
+            &elf_from_program(&p, false).unwrap(),
+        );
+        // The first word of every line of code.
+        let mut first: Vec<(u32, u64)> = Vec::new();
+        let mut prev_line = None;
+        for (addr, loc) in p.debug.lines.iter().filter(|(a, _)| *a < 0x1000_0000) {
+            if prev_line != Some(loc.line) && !first.iter().any(|f| f.0 == loc.line) {
+                first.push((loc.line, addr));
+            }
+            prev_line = Some(loc.line);
+        }
+        let cmds: Vec<String> = first
+            .iter()
+            .map(|(l, _)| format!("break {name}:{l}"))
+            .collect();
+        let Some(out) = gdb(&path, &cmds) else {
+            return;
+        };
+        assert!(!out.contains("adjusted"), "{name}: {out}");
+        for (n, (l, a)) in first.iter().enumerate() {
+            let want = format!("Breakpoint {} at {a:#x}: file {name}, line {l}.", n + 1);
+            assert!(out.contains(&want), "{name}: missing {want:?}");
+        }
+    }
+}

@@ -233,3 +233,38 @@ fn functions_are_subprograms_so_next_steps_over_call() {
         ]
     );
 }
+
+#[test]
+fn gdb_puts_every_line_of_the_tictactoe_verifier_on_its_slot() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/simplerisc/tictactoe.asm");
+    let text = std::fs::read_to_string(&path).expect("the verifier is in the repository");
+    let program = assemble("tictactoe.asm", &text, AsmOptions { no_mul: true }).expect("assembles");
+    let image = elf_image(&program);
+    assert!(image
+        .symbols
+        .iter()
+        .any(|s| s.name == "haswin" && s.size > 0));
+    let elf = write_tmp("ttt", &elf_from_program(&program).unwrap());
+    let mut first: Vec<(u32, u64)> = Vec::new();
+    for row in &image.debug.lines {
+        if !first.iter().any(|f| f.0 == row.line) {
+            first.push((row.line, row.addr));
+        }
+    }
+    let cmds: Vec<String> = first
+        .iter()
+        .map(|(l, _)| format!("break tictactoe.asm:{l}"))
+        .collect();
+    let refs: Vec<&str> = cmds.iter().map(String::as_str).collect();
+    let Some(out) = gdb(&elf, &refs) else {
+        return;
+    };
+    for (n, (l, a)) in first.iter().enumerate() {
+        let want = format!(
+            "Breakpoint {} at {a:#x}: file tictactoe.asm, line {l}.",
+            n + 1
+        );
+        assert!(out.contains(&want), "missing {want:?}");
+    }
+}
