@@ -258,6 +258,8 @@ impl Rng {
 #[test]
 fn random_memory_images_never_panic() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
+    let scratch = std::env::temp_dir().join(format!("asmdbg-mips-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap_or_else(|e| panic!("{e}"));
     for round in 0..200 {
         let words: Vec<u8> = (0..256)
             .flat_map(|_| {
@@ -296,6 +298,8 @@ fn random_memory_images_never_panic() {
             delay_slots: round % 4 == 1,
             virtual_time: true,
             seed: Some(round),
+            // Random code may open files: keep them out of the source tree.
+            work_dir: Some(scratch.clone()),
             ..Default::default()
         };
         let mut m = MipsMachine::new(program, &opts).unwrap_or_else(|e| panic!("{e}"));
@@ -318,6 +322,7 @@ fn random_memory_images_never_panic() {
             let _ = m.disassemble(0x0040_0000 + 4 * i);
         }
     }
+    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 #[test]
@@ -389,4 +394,78 @@ fn handler_sees_syscall_break_and_trap_causes() {
     assert_eq!(m.peek_word(0x9000_0000), Ok(8 << 2), "Sys");
     assert_eq!(m.peek_word(0x9000_0004), Ok(9 << 2), "Bp");
     assert_eq!(m.peek_word(0x9000_0008), Ok(13 << 2), "Tr");
+}
+
+#[test]
+fn random_syscall_arguments_never_panic() {
+    let services: Vec<u32> = (1..=17)
+        .chain(30..=36)
+        .chain(40..=44)
+        .chain(50..=59)
+        .collect();
+    let mut rng = Rng(0x0bad_cafe_f00d_1234);
+    let scratch = std::env::temp_dir().join(format!("asmdbg-mips-sysfuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap_or_else(|e| panic!("{e}"));
+    let mut stops = [0usize; 4];
+    for round in 0..300u64 {
+        let mut words = Vec::new();
+        for _ in 0..16 {
+            let service = services[(rng.next() % services.len() as u64) as usize];
+            let r = rng.next();
+            // Half the time the pointers land in .data, otherwise anywhere.
+            let a0_high = if r & 1 == 0 {
+                0x1001
+            } else {
+                (r >> 8) as u32 & 0xffff
+            };
+            words.extend([
+                0x2402_0000 | service,                 // addiu $v0, $zero, service
+                0x3c04_0000 | a0_high,                 // lui $a0, ..
+                0x3484_0000 | (r >> 24) as u32 & 0xff, // ori $a0, $a0, ..
+                0x3c05_1001,                           // lui $a1, 0x1001
+                0x2406_0000 | (r >> 40) as u32 & 0x3f, // addiu $a2, $zero, ..
+                0x0000_000c,                           // syscall
+            ]);
+        }
+        let program = Program {
+            chunks: vec![
+                Chunk {
+                    kind: ChunkKind::Text,
+                    addr: 0x0040_0000,
+                    bytes: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                },
+                Chunk {
+                    kind: ChunkKind::Data,
+                    addr: 0x1001_0000,
+                    bytes: (0..=255u8).map(|i| (rng.next() as u8) | (i & 1)).collect(),
+                },
+            ],
+            text_start: 0x0040_0000,
+            ..Default::default()
+        };
+        let opts = MachineOptions {
+            virtual_time: true,
+            seed: Some(round),
+            dialogs_to_stderr: round % 2 == 0,
+            work_dir: Some(scratch.clone()),
+            ..Default::default()
+        };
+        let mut m = MipsMachine::new(program, &opts).unwrap_or_else(|e| panic!("{e}"));
+        m.console().push_input(b"7\n1.5\nx\n\n-3\nname\n");
+        if round % 3 != 0 {
+            m.console().close_input();
+        }
+        let stop = m.run(10_000).stop;
+        let kind = match stop {
+            Some(StopEvent::Exited(_)) => 0,
+            Some(StopEvent::Fault(_)) => 1,
+            Some(StopEvent::NeedInput) => 2,
+            _ => 3,
+        };
+        stops[kind] += 1;
+        let _ = m.take_stderr();
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    // The mix shows the syscalls really ran: programs end and fault on bad arguments.
+    assert!(stops[0] > 0 && stops[1] > 0 && stops[3] == 0, "{stops:?}");
 }
