@@ -319,7 +319,8 @@ fn functions_are_subprograms_so_next_steps_over_jsr() {
     // subprograms (measured: without them `next` over JSR in the entry function stops inside).
     let program = assemble_str("prog.asm", PROG, &AsmOptions::default()).unwrap();
     let image = elf_image(&program);
-    let subs: Vec<(&str, u64, Vec<(u64, u64)>)> = image
+    type Sub<'a> = (&'a str, u64, Vec<(u64, u64)>);
+    let subs: Vec<Sub> = image
         .debug
         .functions
         .iter()
