@@ -234,7 +234,7 @@ pub enum Instruction {
         rs: u8,
     },
     Syscall,
-    /// `break code`; `has_code` is false for the plain `break` form (code 0).
+    /// `break code`; code 0 is MARS's plain `break` (its message says "no code given").
     Break {
         code: u32,
     },
@@ -1153,6 +1153,11 @@ mod tests {
         assert_eq!(disassemble(0x0c10_0000, 0x400000, None), "jal 0x00400000");
         assert_eq!(disassemble(0x4200_0018, 0x400000, None), "eret");
         assert_eq!(disassemble(0xffff_ffff, 0x400000, None), ".word 0xffffffff");
+    }
+
+    #[test]
+    fn instructions_stay_small_for_the_execution_cache() {
+        assert!(std::mem::size_of::<Instruction>() <= 8);
     }
 
     #[test]
