@@ -1,0 +1,113 @@
+//! The scripted debugging sessions users run on the games (scripts/*.gdb), each run here
+//! against `asmdbg debug` with moves typed into the game's pty.
+
+mod support;
+
+use std::path::Path;
+
+use support::{assert_in_order, have_gdb, Stub};
+
+fn repo(path: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Copies a program into a scratch directory (debug writes its ELF beside the program).
+fn scratch_copy(dir: &support::Scratch, program: &str) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(repo(program)).expect("program source");
+    let name = Path::new(program).file_name().expect("file name");
+    dir.write(name.to_str().expect("utf-8 name"), &text)
+}
+
+#[test]
+fn watch_current_player_stops_on_every_change_of_turn_and_never_for_a_box() {
+    if !have_gdb() {
+        return;
+    }
+    let dir = support::Scratch::new();
+    let program = scratch_copy(&dir, "programs/lc3/dots.asm");
+    let stub = Stub::start(&program, &["--once"]);
+    let mut console = stub.open_console();
+    // P1 B0 (1->2), P2 A1 (2->1), P1 C1 (1->2), P2 B2 completes the box at B1 (P2 again, no
+    // change), P2 F6 (2->1), P1 quits.
+    console.type_bytes(b"B0A1C1B2F6Q");
+    let script = repo("scripts/watch-current-player.gdb");
+    let out = stub.gdb(&format!("source {}", script.display()));
+
+    // The line that stores CURRENT_PLAYER.
+    let source = std::fs::read_to_string(&program).unwrap();
+    let store_line = source
+        .lines()
+        .position(|l| l.trim_start().starts_with("ST R1, CURRENT_PLAYER"))
+        .expect("the store in UPDATE_STATE")
+        + 1;
+    // gdb names the file as the ELF records it (the path given to asmdbg).
+    let at_store = format!("Line {store_line} of \"");
+    let hit = |old: u32, new: u32, p1: u32, p2: u32| {
+        vec![
+            "Hardware watchpoint 1: CURRENT_PLAYER".to_string(),
+            format!("Old value = {old}"),
+            format!("New value = {new}"),
+            at_store.clone(),
+            format!("= {p1}"),
+            format!("= {p2}"),
+        ]
+    };
+    let mut expected: Vec<String> = Vec::new();
+    expected.extend(hit(1, 2, 0, 0));
+    expected.extend(hit(2, 1, 0, 0));
+    expected.extend(hit(1, 2, 0, 0));
+    // The box: player 2 scores 1 and keeps the turn, so the next stop is 2 -> 1 after F6.
+    expected.extend(hit(2, 1, 0, 1));
+    expected.push("exited normally".to_string());
+    let needles: Vec<&str> = expected.iter().map(String::as_str).collect();
+    assert_in_order(&out, &needles);
+    assert_eq!(
+        out.matches("Old value").count(),
+        4,
+        "four changes of turn:\n{out}"
+    );
+}
+
+#[test]
+fn step_check_win_walks_the_mips_win_check_and_returns_to_the_caller() {
+    if !have_gdb() {
+        return;
+    }
+    let dir = support::Scratch::new();
+    let program = scratch_copy(&dir, "programs/mips/four_in_a_row.asm");
+    let stub = Stub::start(&program, &["--once"]);
+    let mut console = stub.open_console();
+    console.type_bytes(b"Alice\rBob\r1\r4\r");
+    let script = repo("scripts/step-check-win.gdb");
+    let out = stub.gdb(&format!("source {}", script.display()));
+    assert!(!out.contains("Breakpoint address adjusted"), "{out}");
+    let source = std::fs::read_to_string(&program).unwrap();
+    let line_of = |needle: &str| {
+        source
+            .lines()
+            .position(|l| l.trim_start().starts_with(needle))
+            .unwrap_or_else(|| panic!("{needle} in the program"))
+            + 1
+    };
+    let caller = line_of("jal check_win") + 1;
+    let horizontal = line_of("check_horizontal:");
+    let vertical = line_of("check_vertical:");
+    assert_in_order(
+        &out,
+        &[
+            "Breakpoint 1, check_win (",
+            "#0  check_win (",
+            "#1  ",
+            "in main (",
+            &format!("{}\t", horizontal + 1),
+            &format!("{}\t", horizontal + 7),
+            &format!("{}\t", vertical + 1),
+            "#0  check_win (",
+            "main () at ",
+            &format!("four_in_a_row.asm:{caller}"),
+            "|   |   |   | X |   |   |   |",
+        ],
+    );
+    // `next` never stopped inside count_line.
+    assert!(!out.contains("count_line () at"), "{out}");
+}
