@@ -89,13 +89,25 @@ fn random_program(rng: &mut Rng, count: usize) -> Vec<u32> {
     words
 }
 
-fn run_here(words: &[u32]) -> Vec<u32> {
+/// Where both runs keep the bytes the memory instructions use.
+const DATA: u32 = 0x1001_0000;
+const DATA_BYTES: usize = 256;
+
+fn run_here(words: &[u32], data: &[u8]) -> Vec<u32> {
+    let mut chunks = vec![Chunk {
+        kind: ChunkKind::Text,
+        addr: 0x0040_0000,
+        bytes: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+    }];
+    if !data.is_empty() {
+        chunks.push(Chunk {
+            kind: ChunkKind::Data,
+            addr: DATA,
+            bytes: data.to_vec(),
+        });
+    }
     let program = Program {
-        chunks: vec![Chunk {
-            kind: ChunkKind::Text,
-            addr: 0x0040_0000,
-            bytes: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        }],
+        chunks,
         text_start: 0x0040_0000,
         ..Default::default()
     };
@@ -107,11 +119,14 @@ fn run_here(words: &[u32]) -> Vec<u32> {
         .collect();
     regs.push(m.read_register(REG_HI).unwrap_or_default() as u32);
     regs.push(m.read_register(REG_LO).unwrap_or_default() as u32);
+    for i in 0..data.len() as u64 / 4 {
+        regs.push(m.peek_word(DATA as u64 + 4 * i).unwrap_or_default());
+    }
     regs
 }
 
 /// Runs the words under qemu-mipsel; the epilogue writes the registers and HI/LO to stdout.
-fn run_qemu(dir: &Path, words: &[u32], n: usize) -> Option<Vec<u32>> {
+fn run_qemu(dir: &Path, words: &[u32], data: &[u8], n: usize) -> Option<Vec<u32>> {
     let mut src = String::from(".set noreorder\n.set noat\n.globl __start\n.text\n__start:\n");
     for w in words {
         src.push_str(&format!(".word 0x{w:08x}\n"));
@@ -126,12 +141,16 @@ fn run_qemu(dir: &Path, words: &[u32], n: usize) -> Option<Vec<u32>> {
         4 * count,
         4 * count + 4
     ));
+    // The data area follows the register dump, so one write shows both.
     src.push_str(&format!(
         "li $2, 4004\nli $4, 1\nmove $5, $26\nli $6, {}\nsyscall\nli $2, 4001\nli $4, 0\nsyscall\n\
          .data\nbuf: .space {}\n",
-        4 * count + 8,
+        4 * count + 8 + data.len(),
         4 * count + 8
     ));
+    for b in data {
+        src.push_str(&format!(".byte {b}\n"));
+    }
     let asm = dir.join(format!("p{n}.s"));
     let obj = dir.join(format!("p{n}.o"));
     let exe = dir.join(format!("p{n}"));
@@ -144,7 +163,9 @@ fn run_qemu(dir: &Path, words: &[u32], n: usize) -> Option<Vec<u32>> {
         .ok()?
         .success()
         && Command::new("mipsel-linux-gnu-ld")
-            .args(["-e", "__start", "-o"])
+            .args(["-e", "__start"])
+            .arg(format!("-Tdata=0x{:x}", DATA - 4 * (LAST - FIRST + 1) - 8))
+            .arg("-o")
             .arg(&exe)
             .arg(&obj)
             .status()
@@ -177,21 +198,88 @@ fn random_integer_code_matches_qemu() {
     let mut rng = Rng(0x5eed_1234_abcd_ef01);
     for n in 0..24 {
         let words = random_program(&mut rng, 300);
-        let here = run_here(&words);
-        let Some(there) = run_qemu(&dir, &words, n) else {
+        let here = run_here(&words, &[]);
+        let Some(there) = run_qemu(&dir, &words, &[], n) else {
             println!("skipped: qemu-mipsel did not run");
             return;
         };
         assert_eq!(here.len(), there.len(), "program {n}");
         for (i, (a, b)) in here.iter().zip(&there).enumerate() {
-            let name = match i as u32 + FIRST {
-                r if r <= LAST => format!("${r}"),
-                r if r == LAST + 1 => "hi".to_string(),
-                _ => "lo".to_string(),
-            };
             assert_eq!(
-                a, b,
-                "program {n}: {name} differs (0x{a:08x} here, 0x{b:08x} qemu)"
+                a,
+                b,
+                "program {n}: {} differs (0x{a:08x} here, 0x{b:08x} qemu)",
+                slot_name(i)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn slot_name(i: usize) -> String {
+    match i as u32 + FIRST {
+        r if r <= LAST => format!("${r}"),
+        r if r == LAST + 1 => "hi".to_string(),
+        r if r == LAST + 2 => "lo".to_string(),
+        r => format!("data word 0x{:08x}", DATA + 4 * (r - LAST - 3)),
+    }
+}
+
+/// A random load or store (all widths, aligned, and the unaligned lwl/lwr/swl/swr) off $k1,
+/// which holds `DATA`.
+fn random_memory_instruction(rng: &mut Rng) -> u32 {
+    let rt = rng.reg();
+    let offset = rng.next() as u32 % DATA_BYTES as u32;
+    let (opcode, align) = [
+        (0x20, 1), // lb
+        (0x24, 1), // lbu
+        (0x21, 2), // lh
+        (0x25, 2), // lhu
+        (0x23, 4), // lw
+        (0x22, 1), // lwl
+        (0x26, 1), // lwr
+        (0x28, 1), // sb
+        (0x29, 2), // sh
+        (0x2b, 4), // sw
+        (0x2a, 1), // swl
+        (0x2e, 1), // swr
+    ][(rng.next() % 12) as usize];
+    (opcode << 26) | (27 << 21) | (rt << 16) | (offset & !(align - 1))
+}
+
+#[test]
+fn random_memory_code_matches_qemu() {
+    if !tools_present() {
+        println!("skipped: qemu-mipsel or binutils-mipsel-linux-gnu is not installed");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("asmdbg-mips-qemu-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = Rng(0x0dd_ba11_cafe_0001);
+    for n in 0..16 {
+        let data: Vec<u8> = (0..DATA_BYTES).map(|_| rng.next() as u8).collect();
+        let mut words = random_program(&mut rng, 0);
+        words.push((0x0f << 26) | (27 << 16) | (DATA >> 16)); // lui $k1, DATA
+        for _ in 0..200 {
+            let word = if rng.next() % 2 == 0 {
+                random_memory_instruction(&mut rng)
+            } else {
+                random_instruction(&mut rng)
+            };
+            words.push(word);
+        }
+        let here = run_here(&words, &data);
+        let Some(there) = run_qemu(&dir, &words, &data, n) else {
+            println!("skipped: qemu-mipsel did not run");
+            return;
+        };
+        assert_eq!(here.len(), there.len(), "program {n}");
+        for (i, (a, b)) in here.iter().zip(&there).enumerate() {
+            assert_eq!(
+                a,
+                b,
+                "program {n}: {} differs (0x{a:08x} here, 0x{b:08x} qemu)",
+                slot_name(i)
             );
         }
     }
