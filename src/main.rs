@@ -253,6 +253,9 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    // The ELF is on disk before the readiness line, so an IDE that starts gdb on seeing it
+    // finds the file.
+    let exec = exec_image(args, elf);
     runtime.block_on(async {
         let listener = debug::listen(args.gdb)
             .await
@@ -266,7 +269,7 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
         };
         eprintln!("console: {}", guest_console.name);
         let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
-        debuggee.exec = exec_image(args, elf);
+        debuggee.exec = exec;
         let mut session = debug::Session::new(debuggee, guest_console, discipline);
         session.serve(listener, args.once).await?;
         session.finish();
