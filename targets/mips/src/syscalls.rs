@@ -2,6 +2,12 @@
 //! relative to the working directory, time and sleep, `java.util.Random` streams, and the Swing
 //! dialogs (50-59) rendered as text.
 //!
+//! Dialogs print their message and, for the input dialogs (50-54), the answer read from the next
+//! console line, each ending in a newline: `Column? 4` then `You chose 4` for 51 then 56. The
+//! confirm dialog (50) shows `[0=yes 1=no 2=cancel]` and takes 0/y/yes, 1/n/no, anything else as
+//! cancel; the input dialogs return MARS's status codes in $a1 (0 ok, -1 unparsable, -3 empty,
+//! -4 string truncated).
+//!
 //! Every input syscall checks that a whole line is queued before it changes anything, so a
 //! `NeedInput` stop leaves the machine exactly before the `syscall` and running again after the
 //! host queues input repeats it from scratch.
