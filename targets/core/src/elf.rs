@@ -226,6 +226,10 @@ pub struct ElfDebug {
     pub types: Vec<BaseType>,
     pub variables: Vec<Variable>,
     pub functions: Vec<Function>,
+    /// Also list every variable inside every function (static storage, same address), so
+    /// front ends that show a frame's locals (`-stack-list-variables`, VS Code's Locals) show
+    /// the data labels; gdb lists only the function's block once a pc has a function.
+    pub data_as_locals: bool,
     /// `.debug_frame`, written when there is at least one FDE.
     pub frame_cie: Option<FrameCie>,
     pub frames: Vec<FrameDesc>,
@@ -510,6 +514,7 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
         type_ids.push(id);
     }
     let mut arrays: Vec<((usize, u32), UnitEntryId)> = Vec::new();
+    let mut var_dies: Vec<(&str, UnitEntryId, u64)> = Vec::new();
     for v in &debug.variables {
         let Some(&base) = type_ids.get(v.ty) else {
             continue;
@@ -547,6 +552,7 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
         let mut expr = Expression::new();
         expr.op_addr(Address::Constant(v.addr));
         e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
+        var_dies.push((&v.name, ty, v.addr));
     }
     for f in &debug.functions {
         let ranges = if f.ranges.len() > 1 {
@@ -590,6 +596,20 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
                     gimli::DW_AT_high_pc,
                     AttributeValue::Address(Address::Constant(end)),
                 );
+            }
+        }
+        if debug.data_as_locals {
+            for &(name, ty, addr) in &var_dies {
+                let v = dwarf.unit.add(id, gimli::DW_TAG_variable);
+                let e = dwarf.unit.get_mut(v);
+                e.set(
+                    gimli::DW_AT_name,
+                    AttributeValue::String(name.as_bytes().to_vec()),
+                );
+                e.set(gimli::DW_AT_type, AttributeValue::UnitRef(ty));
+                let mut expr = Expression::new();
+                expr.op_addr(Address::Constant(addr));
+                e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
             }
         }
     }

@@ -139,6 +139,7 @@ fn image() -> ElfImage {
                     global: false,
                 },
             ],
+            data_as_locals: false,
             frame_cie: Some(FrameCie {
                 code_align: 4,
                 data_align: -4,
@@ -501,4 +502,34 @@ fn helpers() {
     let states = propagate_states(5, 0, |i, s| s + 10 * (i + 1), succ);
     assert_eq!(states, [0, 10, 30, 30, 70]);
     assert!(propagate_states(0, 0, |_, s: i32| s, |_| vec![]).is_empty());
+}
+
+#[test]
+fn data_as_locals_lists_the_variables_in_every_function() {
+    let mut img = image();
+    img.debug.data_as_locals = true;
+    let bytes = write_elf(&img).unwrap();
+    let owned = dwarf(&bytes);
+    let dw = owned.borrow(|s| R::new(s, gimli::LittleEndian));
+    let header = dw.units().next().unwrap().unwrap();
+    let unit = dw.unit(header).unwrap();
+    let mut entries = unit.entries();
+    let mut depth = 0isize;
+    let mut in_function = Vec::new();
+    while let Some((delta, e)) = entries.next_dfs().unwrap() {
+        depth += delta;
+        if depth == 2 && e.tag() == gimli::DW_TAG_variable {
+            let name = e.attr_value(gimli::DW_AT_name).unwrap().unwrap();
+            let name = dw
+                .attr_string(&unit, name)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert!(e.attr_value(gimli::DW_AT_external).unwrap().is_none());
+            assert!(e.attr_value(gimli::DW_AT_location).unwrap().is_some());
+            in_function.push(name);
+        }
+    }
+    // Two functions × the two variables with a known type.
+    assert_eq!(in_function, ["count", "msg", "count", "msg"]);
 }

@@ -330,6 +330,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
     });
     debug.types = vec![BaseType::new("word", 2, TypeEncoding::Signed)];
     debug.variables = variables;
+    debug.data_as_locals = true;
     debug.frame_cie = Some(FrameCie {
         code_align: 2,
         data_align: -1,

@@ -178,7 +178,7 @@ fn gdb_reads_lines_symbols_and_typed_data() {
             "info symbol 0x601a",
             "break INNER",
             "break prog.asm:5",
-            "info scope prog.asm:3",
+            "info scope OUTER",
             "list 13,13",
         ],
     ) else {
@@ -194,6 +194,7 @@ fn gdb_reads_lines_symbols_and_typed_data() {
         "MSG in section .data",
         "Breakpoint 1 at 0x6014: file prog.asm, line 13.",
         "Breakpoint 2 at 0x6004: file prog.asm, line 5.",
+        "Symbol COUNT is in static storage at address 0x6018, length 2.",
     ] {
         assert!(out.contains(want), "missing {want:?} in gdb output:\n{out}");
     }

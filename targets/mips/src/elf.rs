@@ -469,6 +469,7 @@ pub fn elf_image(program: &Program, delay_slots: bool) -> ElfImage {
     });
     debug.types = types;
     debug.variables = variables;
+    debug.data_as_locals = true;
     debug.functions = functions;
     debug.frame_cie = Some(FrameCie {
         code_align: 4,

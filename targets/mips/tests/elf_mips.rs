@@ -350,6 +350,7 @@ fn gdb_breakpoints_after_branches_stay_on_their_lines() {
             "ptype half",
             "info symbol 0x10010000",
             "break twice",
+            "info scope outer",
         ]
         .map(String::from),
     );
