@@ -140,6 +140,11 @@ impl<G: GdbMachine> Session<G> {
 
     /// Moves guest output (and fault notes) towards the console without blocking.
     fn flush_console(&mut self) {
+        let diagnostics = self.target.machine.take_host_stderr();
+        if !diagnostics.is_empty() {
+            use std::io::Write;
+            let _ = std::io::stderr().write_all(&diagnostics);
+        }
         let out = self.target.machine.console().take_output();
         self.discipline.output(&out, &mut self.backlog);
         let notes = std::mem::take(&mut self.target.console_notes);

@@ -118,6 +118,11 @@ pub fn run_to_end(
         if !output.is_empty() {
             out.write_all(&output)?;
         }
+        let diagnostics = machine.take_host_stderr();
+        if !diagnostics.is_empty() {
+            // The guest's own stderr: best effort, it must not stop the program.
+            let _ = io::stderr().write_all(&diagnostics);
+        }
         match outcome.stop {
             None => out.flush()?,
             Some(StopEvent::NeedInput) => {

@@ -259,3 +259,16 @@ fn mips_exit_code_and_runtime_error() {
         "{err}"
     );
 }
+
+#[test]
+fn mips_writes_to_fd_2_reach_stderr_not_stdout() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "err.asm",
+        ".data\nm: .asciiz \"oops\\n\"\n.text\nli $v0, 15\nli $a0, 2\nla $a1, m\nli $a2, 5\nsyscall\nli $v0, 4\nla $a0, m\nsyscall\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "oops\n");
+    assert_eq!(text(&out.stderr), "oops\n");
+}

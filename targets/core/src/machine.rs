@@ -80,6 +80,12 @@ pub trait Machine {
         1
     }
 
+    /// Bytes the guest wrote for the host's stderr (MIPS fd 2, dialogs with
+    /// `--dialogs stderr`) since the last call. The machine never writes to stderr itself.
+    fn take_host_stderr(&mut self) -> Vec<u8> {
+        Vec::new()
+    }
+
     /// One line describing the machine for `monitor profile`: ISA, OS profile, options.
     fn describe(&self) -> String {
         self.isa().to_string()

@@ -210,6 +210,10 @@ pub fn load_machine(
 }
 
 impl Machine for MipsMachine {
+    fn take_host_stderr(&mut self) -> Vec<u8> {
+        self.take_stderr()
+    }
+
     fn isa(&self) -> Isa {
         Isa::Mips
     }
