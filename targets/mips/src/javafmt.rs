@@ -34,13 +34,10 @@ fn java_layout(negative: bool, digits: &str, exp10: i32) -> String {
             out.push_str(digits);
         }
     } else {
-        out.push_str(&digits[..1]);
+        let (first, rest) = digits.split_at(digits.len().min(1));
+        out.push_str(if first.is_empty() { "0" } else { first });
         out.push('.');
-        if digits.len() > 1 {
-            out.push_str(&digits[1..]);
-        } else {
-            out.push('0');
-        }
+        out.push_str(if rest.is_empty() { "0" } else { rest });
         out.push('E');
         out.push_str(&exp10.to_string());
     }
