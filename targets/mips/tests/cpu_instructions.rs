@@ -513,3 +513,33 @@ fn odd_double_registers_are_a_runtime_error() {
         .1
         .contains("all registers must be even-numbered"));
 }
+
+#[test]
+fn delay_slot_runs_after_taken_and_untaken_branches() {
+    let opts = MachineOptions {
+        delay_slots: true,
+        ..Default::default()
+    };
+    let (m, stop) = run_with(
+        "
+        li $t0, 0
+        beq $zero, $zero, target
+        addiu $t0, $t0, 1
+        addiu $t0, $t0, 10
+        target: addiu $t0, $t0, 100
+        bne $zero, $zero, target
+        addiu $t1, $zero, 7
+    ",
+        &opts,
+    );
+    assert_eq!(stop, Some(StopEvent::Exited(0)));
+    assert_eq!(
+        reg(&m, "t0"),
+        101,
+        "slot ran, the instruction after it did not"
+    );
+    assert_eq!(reg(&m, "t1"), 7);
+    // Without delay slots the same code skips the slot.
+    let (m, _) = run("li $t0, 0\nbeq $zero, $zero, t\naddiu $t0, $t0, 1\nt: addiu $t0, $t0, 100\n");
+    assert_eq!(reg(&m, "t0"), 100);
+}
