@@ -460,3 +460,39 @@ fn gdb_puts_every_line_of_the_repository_programs_on_its_first_word() {
         }
     }
 }
+
+#[test]
+fn kernel_text_and_data() {
+    let src = "\
+        .text
+main:   li   $v0, 10
+        syscall
+        .ktext 0x80000180
+handler: mfc0 $k0, $14
+        addiu $k0, $k0, 4
+        mtc0 $k0, $14
+        eret
+        .kdata
+saved:  .word 0
+";
+    let p = program(src, false);
+    let bytes = elf_from_program(&p, false).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let ktext = file.section_by_name(".ktext").expect(".ktext");
+    assert_eq!(
+        (ktext.address(), ktext.kind()),
+        (0x8000_0180, SectionKind::Text)
+    );
+    let kdata = file.section_by_name(".kdata").expect(".kdata");
+    assert_eq!(kdata.kind(), SectionKind::Data);
+    let image = elf_image(&p, false);
+    let names: Vec<&str> = image
+        .debug
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    // Every code section starts a function.
+    assert_eq!(names, ["main", "handler"]);
+    assert!(image.debug.variables.iter().any(|v| v.name == "saved"));
+}
