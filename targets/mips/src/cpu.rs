@@ -641,7 +641,12 @@ impl Cpu {
             }
             Err(trap) => self.handle_trap(pc, trap),
         };
-        if !matches!(outcome.1, Some(StopEvent::Watch { .. })) {
+        // The watched access stays excused until its instruction completes: a syscall that
+        // stopped at a watchpoint may next wait for input before it runs.
+        if !matches!(
+            outcome.1,
+            Some(StopEvent::Watch { .. }) | Some(StopEvent::NeedInput)
+        ) {
             self.watch_suppressed = false;
         }
         outcome

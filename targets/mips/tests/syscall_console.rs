@@ -417,3 +417,17 @@ fn watched_buffer_stops_read_string_before_the_line_is_consumed() {
     assert_eq!(m.run(100).stop, Some(StopEvent::Exited(0)));
     assert_eq!(m.peek_word(0x1001_0000), Ok(u32::from_le_bytes(*b"abc\n")));
 }
+
+#[test]
+fn a_watch_reported_before_waiting_for_input_is_not_reported_again() {
+    use asmdbg_core::WatchKind;
+    let src = ".data\nbuf: .space 8\n.text\nla $a0, buf\nli $a1, 8\nli $v0, 8\nsyscall\n";
+    let mut m =
+        load_machine("io.asm", src, &MachineOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    m.watchpoints().insert(0x1001_0000, 4, WatchKind::Write);
+    assert!(matches!(m.run(100).stop, Some(StopEvent::Watch { .. })));
+    assert_eq!(m.run(100).stop, Some(StopEvent::NeedInput));
+    m.console().push_input(b"hi\n");
+    assert_eq!(m.run(100).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.peek_word(0x1001_0000), Ok(u32::from_le_bytes(*b"hi\n\0")));
+}
