@@ -6,11 +6,23 @@
 //!
 //! - Words written by `.FILL`, `.BLKW` or `.STRINGZ` go to non-executable `.data` sections,
 //!   everything else to `.text` sections (one section per contiguous run).
-//! - The entry and every `JSR` target are functions (`STT_FUNC` with the size up to the next
-//!   function or the end of the code run), named by their label, so `bt`, `finish` and `next`
-//!   over `JSR` work; other code labels are `STT_NOTYPE`.
-//! - Data labels are `STT_OBJECT` symbols and DWARF variables of the 2-byte base type `word`,
-//!   so `print LABEL` and `watch LABEL` need no cast.
+//! - The entry and every `JSR` target are functions: `STT_FUNC` with the size up to the next
+//!   function or the end of the code run, named by their label, and a `DW_TAG_subprogram`
+//!   (gdb's `next` only recognises a call when the DWARF function changes). Other code labels
+//!   are `STT_NOTYPE`.
+//! - `.debug_frame` per function, in gdb's ARM register numbers (sp = R6, lr = 2 × R7):
+//!   `ADD R6, R6, #n` moves the CFA, `STR R7, R6, #k` and `ST R7, LABEL` save the return
+//!   address (a `DW_CFA_val_expression` reading the saved word and doubling it), `LD`/`LDR`/
+//!   `LDI R7` restore it, followed along branches; the entry is the outermost frame. So `bt`
+//!   and `finish` work through nested subroutines (verified against `asmdbg debug` on
+//!   connect4.asm: four frames, two `finish`es, `watch CURRENT_PLAYER`). Frames kept some
+//!   other way (R5 frame pointers, R7 copied to another register) unwind one level, as before.
+//! - Data labels are `STT_OBJECT` symbols and DWARF variables of the 2-byte base type `word`
+//!   (also listed inside every function, for VS Code's Locals), so `print LABEL` and
+//!   `watch LABEL` need no cast.
+//!
+//! Not found as functions: subroutines only reached through `JSRR` (their address loaded by
+//! `LEA`/`.FILL`); they stay plain labels inside the function before them.
 
 use std::collections::{BTreeSet, HashMap};
 

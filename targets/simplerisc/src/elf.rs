@@ -4,9 +4,15 @@
 //! SimpleRISC memory is Harvard; gdb sees the code at [`CODE_BASE`] + 4 × slot (the gdb stub's
 //! code view, [`crate::gdb`]) and data at its own addresses. The assembler has no data
 //! directives, so the file holds one executable `.text` section, every label, a line row per
-//! slot, and the entry and every `call` target as sized `STT_FUNC` symbols (`bt`, `finish`,
-//! `next` over `call`). `.print`/`.encode` slots read as `nop`, as the stub serves them.
-//! `e_machine` is `EM_NONE`: gdb takes the architecture from the stub.
+//! slot, and the entry and every `call` target as sized `STT_FUNC` symbols with a
+//! `DW_TAG_subprogram` each (`next` over `call`). `.debug_frame` (gdb's ARM numbers: sp = r14,
+//! lr = [`CODE_BASE`] + ra) follows `add`/`sub sp, sp, n`, `st ra, k[sp]` and `ld ra`, so `bt`
+//! and `finish` work through nested calls (verified against `asmdbg debug`). `.print`/
+//! `.encode` slots read as `nop`, as the stub serves them. `e_machine` is `EM_NONE`: gdb takes
+//! the architecture from the stub.
+//!
+//! [`CODE_BASE`] is the stub's constant (0x8000_0000, above any `--mem-size` so the code and
+//! data views never overlap), re-exported here, rather than a second definition.
 
 use std::collections::{BTreeSet, HashMap};
 
