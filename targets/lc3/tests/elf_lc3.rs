@@ -384,3 +384,53 @@ fn gdb_puts_every_line_of_the_repository_programs_on_its_first_word() {
     }
     assert!(seen >= 3, "the LC-3 games assemble");
 }
+
+/// xorshift64*: deterministic pseudo-random numbers for the robustness test.
+fn rng(seed: &mut u64) -> u64 {
+    *seed ^= *seed >> 12;
+    *seed ^= *seed << 25;
+    *seed ^= *seed >> 27;
+    seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+#[test]
+fn random_images_never_panic() {
+    use asmdbg_core::{SourceFile, SourceLoc, Symbol, SymbolKind};
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut written = 0;
+    for _ in 0..300 {
+        let mut program = asmdbg_lc3::Program::default();
+        let file = program.debug.sources.add(SourceFile::new(
+            "r.asm",
+            "ADD R0, R0, #1\nX .FILL 3\n RET\n",
+        ));
+        for _ in 0..(rng(&mut seed) % 3) {
+            let origin = (rng(&mut seed) % 0x1_0000) as u16;
+            let len = (rng(&mut seed) % 40) as usize;
+            let words: Vec<u16> = (0..len).map(|_| rng(&mut seed) as u16).collect();
+            for i in 0..len {
+                let line = (rng(&mut seed) % 5) as u32;
+                program
+                    .debug
+                    .lines
+                    .insert(u64::from(origin) + i as u64, SourceLoc { file, line });
+            }
+            program.segments.push(asmdbg_lc3::Segment { origin, words });
+        }
+        for k in 0..(rng(&mut seed) % 6) {
+            let _ = program.debug.symbols.insert(Symbol {
+                name: format!("L{k}"),
+                addr: rng(&mut seed) % 0x1_0002,
+                kind: if rng(&mut seed) % 2 == 0 {
+                    SymbolKind::Code
+                } else {
+                    SymbolKind::Data
+                },
+                global: false,
+            });
+        }
+        // Overlapping segments are an error, never a panic.
+        written += usize::from(elf_from_program(&program).is_ok());
+    }
+    assert!(written > 250, "{written} of 300 written");
+}

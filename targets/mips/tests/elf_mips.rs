@@ -496,3 +496,76 @@ saved:  .word 0
     assert_eq!(names, ["main", "handler"]);
     assert!(image.debug.variables.iter().any(|v| v.name == "saved"));
 }
+
+#[test]
+fn random_images_never_panic() {
+    use asmdbg_core::{SourceLoc, Symbol, SymbolKind};
+    use asmdbg_mips::{Chunk, ChunkKind};
+    let mut seed = 0x5eed_1234_dead_beefu64;
+    let mut next = move || {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    let kinds = [
+        ChunkKind::Text,
+        ChunkKind::KText,
+        ChunkKind::Data,
+        ChunkKind::KData,
+        ChunkKind::Extern,
+    ];
+    let mut written = 0;
+    for _ in 0..300 {
+        let mut p = Program::default();
+        let file = p
+            .debug
+            .sources
+            .add(SourceFile::new("r.s", "x: .asciiz \"a\"\n.half 3\n"));
+        let mut base = 0x0040_0000u32;
+        for _ in 0..(next() % 4) {
+            let kind = kinds[(next() % 5) as usize];
+            let len = (next() % 80) as usize;
+            // Words biased towards jal/branches/jr/stack and $ra traffic.
+            let mut bytes = Vec::new();
+            for _ in 0..len / 4 {
+                let w = next() as u32;
+                let word = match next() % 6 {
+                    0 => 0x0c10_0000 | (w & 0x3ff),
+                    1 => 0x1000_0000 | (w & 0x03ff_ffff),
+                    2 => 0x27bd_0000 | (w & 0xfff8),
+                    3 => 0xafbf_0000 | (w & 0xfffc),
+                    4 => 0x03e0_0008,
+                    _ => w,
+                };
+                bytes.extend_from_slice(&word.to_le_bytes());
+            }
+            bytes.extend((0..len % 4).map(|_| next() as u8));
+            let addr = base;
+            base = base.wrapping_add(len as u32 + (next() % 64) as u32 * 4);
+            for i in 0..len as u64 / 4 {
+                p.debug.lines.insert(
+                    u64::from(addr) + 4 * i,
+                    SourceLoc {
+                        file,
+                        line: (next() % 4) as u32,
+                    },
+                );
+            }
+            p.chunks.push(Chunk { kind, addr, bytes });
+        }
+        p.text_start = 0x0040_0000 + (next() % 16) as u32 * 4;
+        for k in 0..(next() % 6) {
+            let _ = p.debug.symbols.insert(Symbol {
+                name: format!("l{k}"),
+                addr: 0x0040_0000 + next() % 400,
+                kind: SymbolKind::Code,
+                global: next() % 2 == 0,
+            });
+        }
+        for slots in [false, true] {
+            written += usize::from(elf_from_program(&p, slots).is_ok());
+        }
+    }
+    assert!(written > 500, "{written} of 600 written");
+}

@@ -268,3 +268,41 @@ fn gdb_puts_every_line_of_the_tictactoe_verifier_on_its_slot() {
         assert!(out.contains(&want), "missing {want:?}");
     }
 }
+
+#[test]
+fn random_images_never_panic() {
+    let mut seed = 0x0ddc_0ffe_e123_4567u64;
+    let mut next = move || {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    for _ in 0..300 {
+        let len = (next() % 64) as usize;
+        // Bias towards calls, branches and stack instructions.
+        let words: Vec<u32> = (0..len)
+            .map(|_| {
+                let w = next() as u32;
+                match next() % 4 {
+                    0 => (19 << 27) | (w & 0x07ff_ffff),
+                    1 => (16 << 27) | (w & 0x07ff_ffff),
+                    2 => (15 << 27) | (1 << 26) | (15 << 22) | (14 << 18) | (w & 0xffff),
+                    _ => w,
+                }
+            })
+            .collect();
+        let mut p = Program::from_words(&words);
+        p.entry = (next() % 70) as u32;
+        for k in 0..(next() % 5) {
+            let _ = p.debug.symbols.insert(asmdbg_core::Symbol {
+                name: format!("l{k}"),
+                addr: next() % 300,
+                kind: asmdbg_core::SymbolKind::Code,
+                global: false,
+            });
+        }
+        let bytes = elf_from_program(&p).expect("always writes");
+        assert!(object::File::parse(&*bytes).is_ok());
+    }
+}
