@@ -22,6 +22,8 @@
 ;   asmdbg debug programs/lc3/connect4.asm           (prints the gdb port and the console pty)
 ;   gdb-multiarch -ex 'target remote :1234'          (then e.g. `break CHECK_WINNER`, `continue`,
 ;                                                     and type the moves on the console pty)
+;   In gdb the LC-3 registers are R0-R7 and PSR, in capitals (`info registers R5 R6`; a lower-
+;   case r0 is a hidden register of the ARM description gdb is given, not the LC-3's R0).
 ;
 ; Labels that matter
 ;   CURRENT_PLAYER   1 or 2: whose turn it is (CHANGE_TURN is the only code that writes it)

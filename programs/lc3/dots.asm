@@ -27,6 +27,9 @@
 ;   asmdbg debug programs/lc3/dots.asm               (prints the gdb port and the console pty)
 ;   gdb-multiarch -ex 'target remote :1234'          (then e.g. `watch CURRENT_PLAYER`,
 ;                                                     `continue`, and type moves on the pty)
+;   scripts/watch-current-player.gdb does exactly that. In gdb the LC-3 registers are R0-R7
+;   and PSR, in capitals (`info registers R0 R1`; a lower-case r0 is a hidden register of the
+;   ARM description gdb is given, not the LC-3's R0).
 ;
 ; Labels that matter
 ;   CURRENT_PLAYER    1 or 2: whose turn it is. Only UPDATE_STATE writes it, and only when the

@@ -18,6 +18,8 @@
 ;   asmdbg debug programs/lc3/nim.asm                (prints the gdb port and the console pty)
 ;   gdb-multiarch -ex 'target remote :1234'          (then e.g. `break APPLY_MOVE`, `continue`,
 ;                                                     and type the moves on the console pty)
+;   In gdb the LC-3 registers are R0-R7 and PSR, in capitals (`info registers R4 R5`; a lower-
+;   case r0 is a hidden register of the ARM description gdb is given, not the LC-3's R0).
 ;
 ; Labels that matter
 ;   CURRENT_PLAYER   1 or 2: whose turn it is (`watch CURRENT_PLAYER` shows every change of turn)
