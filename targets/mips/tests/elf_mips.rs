@@ -351,6 +351,8 @@ fn gdb_breakpoints_after_branches_stay_on_their_lines() {
             "info symbol 0x10010000",
             "break twice",
             "info scope outer",
+            "break loop",
+            "break skip",
         ]
         .map(String::from),
     );
