@@ -59,8 +59,13 @@ const XOR_SUM_MEMORY: &str = "
     syscall
 ";
 
+/// The best of three runs: the machine is shared, and other processes only ever slow a run down.
+fn best_of_three(run: impl Fn() -> f64) -> f64 {
+    (0..3).map(|_| run()).fold(0.0, f64::max)
+}
+
 fn measure(breakpoints: u64, watchpoints: u64) -> f64 {
-    measure_program("xor-sum", XOR_SUM, 100_015_008, breakpoints, watchpoints)
+    best_of_three(|| measure_program("xor-sum", XOR_SUM, 100_015_008, breakpoints, watchpoints))
 }
 
 fn measure_program(
@@ -115,7 +120,7 @@ fn xor_sum_rate() {
     let plain = measure(0, 0);
     let loaded = measure(100, 4);
     println!(
-        "mips xor-sum: {:.0}% of the plain rate kept with 100 breakpoints + 4 watchpoints",
+        "mips xor-sum: best {plain:.0} M instr/s, {:.0}% of it kept with 100 breakpoints + 4 watchpoints",
         100.0 * loaded / plain
     );
 }
@@ -123,10 +128,11 @@ fn xor_sum_rate() {
 #[test]
 #[ignore = "benchmark: run in release mode"]
 fn xor_sum_memory_rate() {
-    let plain = measure_program("xor-sum-mem", XOR_SUM_MEMORY, 150_015_009, 0, 0);
-    let loaded = measure_program("xor-sum-mem", XOR_SUM_MEMORY, 150_015_009, 100, 4);
+    let plain = best_of_three(|| measure_program("xor-sum-mem", XOR_SUM_MEMORY, 150_015_009, 0, 0));
+    let loaded =
+        best_of_three(|| measure_program("xor-sum-mem", XOR_SUM_MEMORY, 150_015_009, 100, 4));
     println!(
-        "mips xor-sum-mem: {:.0}% of the plain rate kept with 100 breakpoints + 4 watchpoints",
+        "mips xor-sum-mem: best {plain:.0} M instr/s, {:.0}% of it kept with 100 breakpoints + 4 watchpoints",
         100.0 * loaded / plain
     );
 }
