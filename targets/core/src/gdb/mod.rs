@@ -630,3 +630,29 @@ impl<G: GdbMachine> MonitorCmd for Debuggee<G> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_clipped() {
+        let mut buf = [0u8; 4];
+        assert_eq!(copy_range(b"abcdef", 2, 10, &mut buf), 4);
+        assert_eq!(&buf, b"cdef");
+        assert_eq!(copy_range(b"abc", 5, 2, &mut buf), 0);
+        assert_eq!(copy_range(b"abc", u64::MAX, 2, &mut buf), 0);
+        let mut small = [0u8; 1];
+        assert_eq!(copy_range(b"abc", 0, 3, &mut small), 1);
+    }
+
+    #[test]
+    fn every_fault_has_its_signal() {
+        assert_eq!(fault_signal(FaultKind::IllegalInstruction), Signal::SIGILL);
+        assert_eq!(fault_signal(FaultKind::BadAddress), Signal::SIGSEGV);
+        assert_eq!(fault_signal(FaultKind::Unaligned), Signal::SIGBUS);
+        assert_eq!(fault_signal(FaultKind::Arithmetic), Signal::SIGFPE);
+        assert_eq!(fault_signal(FaultKind::Trap), Signal::SIGTRAP);
+        assert_eq!(fault_signal(FaultKind::Other), Signal::SIGABRT);
+    }
+}

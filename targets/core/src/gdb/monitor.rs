@@ -48,37 +48,64 @@ pub fn format_addr(isa: Isa, addr: u64) -> String {
     }
 }
 
-fn format_value(isa: Isa, bits: u32, value: u64) -> String {
+fn format_value(isa: Isa, reg: &crate::machine::RegisterInfo, value: u64) -> String {
     match isa {
-        Isa::Lc3 => {
-            let signed = value as u16 as i16;
-            format!("x{value:04X} ({signed})")
+        // General registers also in signed decimal (how LC-3 programs think of them); PC, PSR
+        // and the saved stack pointers as addresses and flags.
+        Isa::Lc3 if reg.name.starts_with('R') => {
+            format!("x{value:04X} ({})", value as u16 as i16)
         }
+        Isa::Lc3 if reg.name == "PSR" => {
+            let cc = match value & 7 {
+                4 => "N",
+                2 => "Z",
+                1 => "P",
+                _ => "-",
+            };
+            let mode = if value & 0x8000 != 0 {
+                "user"
+            } else {
+                "supervisor"
+            };
+            format!("x{value:04X} ({cc}, {mode}, priority {})", (value >> 8) & 7)
+        }
+        Isa::Lc3 => format!("x{value:04X}"),
         Isa::Mips => format!("0x{value:08x}"),
-        Isa::SimpleRisc if bits == 32 => format!("{}", value as u32 as i32),
+        Isa::SimpleRisc if reg.bits == 32 => format!("{}", value as u32 as i32),
         Isa::SimpleRisc => format!("{value}"),
     }
 }
 
 fn regs<M: Machine + ?Sized>(m: &M) -> String {
     let isa = m.isa();
+    let per_line = if isa == Isa::Lc3 { 4 } else { 6 };
     let mut out = String::new();
-    let per_line = 4;
+    let mut column = 0;
     for (i, reg) in m.registers().iter().enumerate() {
         let Some(v) = m.read_register(i) else {
             continue;
         };
-        let _ = write!(
-            out,
-            "{:<5} {:<14}",
-            reg.name,
-            format_value(isa, reg.bits, v)
-        );
-        if (i + 1) % per_line == 0 {
+        let text = format_value(isa, reg, v);
+        if text.len() > 14 {
+            // Wide values (LC-3's PSR) get a line of their own.
+            if column > 0 {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{:<5} {text}", reg.name);
+            column = 0;
+            continue;
+        }
+        let _ = write!(out, "{:<5} {:<14}", reg.name, text);
+        column += 1;
+        if column == per_line {
             out.push('\n');
+            column = 0;
         }
     }
-    out.trim_end().to_string()
+    out.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Parses a native address: a number in the ISA's notations or a label.
@@ -167,4 +194,31 @@ fn stats<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
         secs,
         rate
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::RegisterInfo;
+
+    fn reg(name: &'static str, bits: u32) -> RegisterInfo {
+        RegisterInfo { name, bits }
+    }
+
+    #[test]
+    fn values_in_each_isa_notation() {
+        assert_eq!(format_value(Isa::Lc3, &reg("R1", 16), 0xffff), "xFFFF (-1)");
+        assert_eq!(
+            format_value(Isa::Lc3, &reg("PSR", 16), 0x8002),
+            "x8002 (Z, user, priority 0)"
+        );
+        assert_eq!(format_value(Isa::Lc3, &reg("PC", 16), 0x3000), "x3000");
+        assert_eq!(format_value(Isa::Mips, &reg("t0", 32), 0x10), "0x00000010");
+        assert_eq!(
+            format_value(Isa::SimpleRisc, &reg("r1", 32), 0xffff_ffff),
+            "-1"
+        );
+        assert_eq!(format_addr(Isa::Lc3, 0x3000), "x3000");
+        assert_eq!(format_addr(Isa::Mips, 0x400000), "0x00400000");
+    }
 }
