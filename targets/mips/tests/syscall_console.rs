@@ -431,3 +431,24 @@ fn a_watch_reported_before_waiting_for_input_is_not_reported_again() {
     assert_eq!(m.run(100).stop, Some(StopEvent::Exited(0)));
     assert_eq!(m.peek_word(0x1001_0000), Ok(u32::from_le_bytes(*b"hi\n\0")));
 }
+
+#[test]
+fn fd_2_goes_to_the_host_stderr_not_the_console() {
+    let src = r#"
+        .data
+        msg: .ascii "oops\n"
+        .text
+        li $a0, 2
+        la $a1, msg
+        li $a2, 5
+        li $v0, 15
+        syscall
+        move $s0, $v0
+    "#;
+    let (mut m, stop, out) = run_io(src, "", &MachineOptions::default());
+    assert_eq!(stop, Some(StopEvent::Exited(0)));
+    assert_eq!(out, "");
+    assert_eq!(m.read_register(16), Some(5));
+    assert_eq!(m.take_host_stderr(), b"oops\n");
+    assert!(m.take_host_stderr().is_empty(), "taken once");
+}
