@@ -227,28 +227,6 @@ impl Machine for SrMachine {
         Ok(())
     }
 
-    // The trait's default word accessors add to the address unchecked, which overflows near
-    // u64::MAX; these give `Unmapped` instead.
-    fn peek_word(&self, addr: u64) -> Result<u32, MemError> {
-        let mut value = 0u32;
-        for i in (0..4).rev() {
-            let a = addr.checked_add(i).ok_or(MemError::Unmapped(addr))?;
-            value = (value << 8) | self.debug_read(a)?;
-        }
-        Ok(value)
-    }
-
-    fn poke_word(&mut self, addr: u64, value: u32) -> Result<(), MemError> {
-        // Check the whole word first so a failed poke writes nothing.
-        let last = addr.checked_add(3).ok_or(MemError::Unmapped(addr))?;
-        self.debug_read(addr)?;
-        self.debug_read(last)?;
-        for i in 0..4 {
-            self.debug_write(addr + i, value >> (8 * i))?;
-        }
-        Ok(())
-    }
-
     fn breakpoints(&mut self) -> &mut BreakpointSet {
         &mut self.cpu.breakpoints
     }
