@@ -10,7 +10,7 @@
 //!
 //! - `.symtab` with every label (`break LABEL`, `<func+off>`, frame names); functions as
 //!   `STT_FUNC` with a size;
-//! - `.debug_line` (version 3, one row per instruction) and a `.debug_info` compile unit with
+//! - `.debug_line` (version 3, a row where each source line's instructions start) and a `.debug_info` compile unit with
 //!   `DW_AT_stmt_list`, `DW_AT_low_pc`/`DW_AT_high_pc`, name, comp_dir, producer and
 //!   `DW_AT_language` 0x8001 (MIPS assembler, what gas writes for any assembly);
 //! - a `DW_TAG_variable` with a `DW_TAG_base_type` per data label, so `print LABEL` and
@@ -98,7 +98,8 @@ pub struct ElfSymbol {
     pub global: bool,
 }
 
-/// One `.debug_line` row: the instruction at `addr` came from `line` of `files[file]`.
+/// One line-table entry: the instruction at `addr` came from `line` of `files[file]`. Give one
+/// per instruction; consecutive instructions of the same line are written as one row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineRow {
     pub addr: u64,
@@ -448,11 +449,18 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
         }
         program.begin_sequence(Some(Address::Constant(s.addr)));
         let mut last = None;
+        let mut last_loc = None;
         for r in rows {
             if last.is_some_and(|a| a >= r.addr) {
                 continue; // not ascending: keep the first row for an address
             }
             last = Some(r.addr);
+            // Consecutive words of one line (a pseudo-instruction, a macro call) share a row,
+            // as gas does for assembly: `info line` then shows the whole expansion.
+            if last_loc == Some((r.file, r.line)) {
+                continue;
+            }
+            last_loc = Some((r.file, r.line));
             let row = program.row();
             row.address_offset = r.addr - s.addr;
             row.file = file_ids[r.file as usize];

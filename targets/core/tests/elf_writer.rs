@@ -533,3 +533,35 @@ fn data_as_locals_lists_the_variables_in_every_function() {
     // Two functions × the two variables with a known type.
     assert_eq!(in_function, ["count", "msg", "count", "msg"]);
 }
+
+#[test]
+fn consecutive_words_of_one_line_share_a_row() {
+    let mut img = image();
+    img.debug.functions.clear();
+    img.debug.lines = [
+        (0x40_0000, 3),
+        (0x40_0004, 3),
+        (0x40_0008, 4),
+        (0x40_000c, 3),
+    ]
+    .iter()
+    .map(|&(addr, line)| LineRow {
+        addr,
+        file: 0,
+        line,
+    })
+    .collect();
+    let bytes = write_elf(&img).unwrap();
+    let owned = dwarf(&bytes);
+    let dw = owned.borrow(|s| R::new(s, gimli::LittleEndian));
+    let header = dw.units().next().unwrap().unwrap();
+    let unit = dw.unit(header).unwrap();
+    let mut rows = unit.line_program.clone().unwrap().rows();
+    let mut got = Vec::new();
+    while let Some((_, row)) = rows.next_row().unwrap() {
+        if !row.end_sequence() {
+            got.push((row.address(), row.line().map_or(0, |l| l.get())));
+        }
+    }
+    assert_eq!(got, [(0x40_0000, 3), (0x40_0008, 4), (0x40_000c, 3)]);
+}

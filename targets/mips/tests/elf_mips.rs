@@ -571,3 +571,48 @@ fn random_images_never_panic() {
     }
     assert!(written > 500, "{written} of 600 written");
 }
+
+#[test]
+fn pseudo_instructions_and_macros_map_every_word_to_the_line_that_wrote_it() {
+    let src = "\
+        .macro  push (%r)
+        addiu   $sp, $sp, -4
+        sw      %r, 0($sp)
+        .end_macro
+        .text
+main:   li      $t0, 0x12345678
+        push    ($t0)
+        la      $a0, main
+        li      $v0, 10
+        syscall
+";
+    let p = program(src, false);
+    let image = elf_image(&p, false);
+    let lines: Vec<(u64, u32)> = image.debug.lines.iter().map(|r| (r.addr, r.line)).collect();
+    assert_eq!(
+        lines,
+        [
+            (0x40_0000, 6),
+            (0x40_0004, 6),
+            (0x40_0008, 7),
+            (0x40_000c, 7),
+            (0x40_0010, 8),
+            (0x40_0014, 8),
+            (0x40_0018, 9),
+            (0x40_001c, 10),
+        ]
+    );
+    let path = write_tmp("macro", &elf_from_program(&p, false).unwrap());
+    let Some(out) = gdb(
+        &path,
+        &["info line prog.s:6", "info line prog.s:7"].map(String::from),
+    ) else {
+        return;
+    };
+    for want in [
+        "Line 6 of \"prog.s\" starts at address 0x400000 <main> and ends at 0x400008 <main+8>.",
+        "Line 7 of \"prog.s\" starts at address 0x400008 <main+8> and ends at 0x400010 <main+16>.",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+}
