@@ -469,3 +469,17 @@ fn random_syscall_arguments_never_panic() {
     // The mix shows the syscalls really ran: programs end and fault on bad arguments.
     assert!(stops[0] > 0 && stops[1] > 0 && stops[3] == 0, "{stops:?}");
 }
+
+#[test]
+fn fcsr_condition_bits_map_to_the_eight_flags() {
+    use asmdbg_mips::machine::REG_FCSR;
+    // bc1t 1 then bc1f 0: both branch only if flag 1 is set and flag 0 is clear.
+    let mut m = load("bc1t 1, one\nli $s0, 9\none: bc1f 0, end\nli $s1, 9\nend:\n");
+    assert!(m.write_register(REG_FCSR, 1 << 25));
+    assert_eq!(m.read_register(REG_FCSR), Some(1 << 25));
+    assert_eq!(m.run(10).stop, Some(StopEvent::Exited(0)));
+    assert_eq!(m.read_register(16), Some(0), "bc1t 1 taken");
+    assert_eq!(m.read_register(17), Some(0), "bc1f 0 taken");
+    assert!(m.write_register(REG_FCSR, (1 << 23) | (1 << 31)));
+    assert_eq!(m.read_register(REG_FCSR), Some((1 << 23) | (1 << 31)));
+}
