@@ -272,3 +272,38 @@ fn mips_writes_to_fd_2_reach_stderr_not_stdout() {
     assert_eq!(text(&out.stdout), "oops\n");
     assert_eq!(text(&out.stderr), "oops\n");
 }
+
+#[test]
+fn asm_writes_an_elf_for_every_isa() {
+    let dir = Scratch::new();
+    let cases = [
+        (
+            "lc3.asm",
+            "\t.ORIG x3000\n\tHALT\n\t.END\n",
+            Some("lc3.elf"),
+            0u16,
+        ),
+        ("mips.asm", ".text\nmain: li $v0, 10\nsyscall\n", None, 8),
+        ("sr.asm", ".main:\n\tmov r1, 1\n", None, 0),
+    ];
+    for (name, source, output, machine) in cases {
+        let prog = dir.write(name, source);
+        let mut args = vec!["asm".to_string(), prog.display().to_string()];
+        if let Some(out) = output {
+            args.push("-o".into());
+            args.push(dir.path().join(out).display().to_string());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run_asmdbg(&args, b"");
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let elf = std::fs::read(prog.with_extension("elf")).expect("ELF written");
+        assert_eq!(&elf[..4], b"\x7fELF", "{name}");
+        assert_eq!(elf[4], 1, "{name}: ELF32");
+        assert_eq!(elf[5], 1, "{name}: little endian");
+        assert_eq!(
+            u16::from_le_bytes([elf[18], elf[19]]),
+            machine,
+            "{name}: e_machine"
+        );
+    }
+}
