@@ -30,6 +30,8 @@
 ; Choices where the spec's text and its sample differ
 ;   * The spec's first board listing shows 9 rocks in row C; its rules text and its sample run
 ;     say 8. This program uses 8 (the rules).
+;   * The text names a row 'for instance "Row A:"', but its required initial board and the
+;     sample run both print "ROW A: "; this program prints "ROW A: " (the exact format).
 ;   * An empty row prints as "ROW B: " (the label, including its space, and no rocks).
 ;   * The winner banner is "Player N Wins." with no newline of its own: the HALT routine's
 ;     banner starts with a newline, which gives exactly the sample's last two lines.
