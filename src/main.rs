@@ -37,8 +37,13 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
+            // Our own setup errors already name their cause; anyhow's alternate form would
+            // repeat it. Other errors (with context) print their whole chain.
+            let text = match err.downcast_ref::<SetupError>() {
+                Some(setup) => setup.to_string(),
+                None => format!("{err:#}"),
+            };
             // Assembly reports already end in a newline; keep stderr tidy either way.
-            let text = format!("{err:#}");
             eprint!("{text}");
             if !text.ends_with('\n') {
                 eprintln!();

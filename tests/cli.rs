@@ -307,3 +307,49 @@ fn asm_writes_an_elf_for_every_isa() {
         );
     }
 }
+
+#[test]
+fn flags_of_another_isa_are_usage_errors() {
+    let dir = Scratch::new();
+    let mips = dir.write("m.asm", ".text\nmain: li $v0, 10\nsyscall\n");
+    let out = run_asmdbg(
+        &["run", mips.to_str().unwrap(), "--profile", "lc3tools"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "--profile (LC-3 only) does not apply to MIPS programs\n"
+    );
+    let lc3 = dir.write("l.asm", "\t.ORIG x3000\n\tHALT\n\t.END\n");
+    let out = run_asmdbg(
+        &["run", lc3.to_str().unwrap(), "--seed", "3", "--no-mul"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr)
+        .contains("--seed (MIPS only), --no-mul (SimpleRISC only) do not apply to LC-3 programs"));
+}
+
+#[test]
+fn errors_with_a_cause_are_printed_once() {
+    let dir = Scratch::new();
+    let missing = dir.path().join("nope.asm");
+    let out = run_asmdbg(&["run", missing.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+}
+
+#[test]
+fn a_dollar_sign_in_an_lc3_string_is_not_mips() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "prize.asm",
+        "\t.ORIG x3000\n\tLEA R0, MSG\n\tPUTS\n\tHALT\nMSG\t.STRINGZ \"You won $100\"\n\t.END\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("You won $100"));
+}

@@ -24,6 +24,17 @@ impl Isa {
     }
 }
 
+impl Isa {
+    /// The name people write (`LC-3`, `MIPS`, `SimpleRISC`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Isa::Lc3 => "LC-3",
+            Isa::Mips => "MIPS",
+            Isa::SimpleRisc => "SimpleRISC",
+        }
+    }
+}
+
 impl fmt::Display for Isa {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -69,8 +80,10 @@ pub fn detect(source: &str) -> Result<Isa, DetectError> {
     let mut mips = false;
     let mut srisc = false;
     for raw in source.lines() {
-        // Strip the comment styles of all three dialects before looking for marks.
-        let line = raw.split([';', '#', '@']).next().unwrap_or("");
+        // Strip string and character literals (a `$` or `;` inside a string is text), then the
+        // comment styles of all three dialects, before looking for marks.
+        let unquoted = strip_literals(raw);
+        let line = unquoted.split([';', '#', '@']).next().unwrap_or("");
         let line = match line.find("//") {
             Some(i) => &line[..i],
             None => line,
@@ -113,6 +126,34 @@ pub fn detect(source: &str) -> Result<Isa, DetectError> {
     }
 }
 
+/// The line without the contents of `"..."` and `'.'` literals (escapes honoured).
+fn strip_literals(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for ch in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if ch == '\\' {
+                    escaped = true;
+                } else if ch == q {
+                    quote = None;
+                    out.push(ch);
+                }
+            }
+            None => {
+                if ch == '"' || ch == '\'' {
+                    quote = Some(ch);
+                }
+                out.push(ch);
+            }
+        }
+    }
+    out
+}
+
 /// SimpleRISC memory operands look like `4[r2]`.
 fn has_bracket_mem(line: &str) -> bool {
     line.find('[')
@@ -140,6 +181,18 @@ mod tests {
         assert_eq!(
             detect("; uses $t0 in a comment\n .orig x3000\n .end\n"),
             Ok(Isa::Lc3)
+        );
+    }
+
+    #[test]
+    fn string_contents_do_not_count() {
+        assert_eq!(
+            detect("\t.ORIG x3000\nMSG .STRINGZ \"You won $100; .text\"\n\t.END\n"),
+            Ok(Isa::Lc3)
+        );
+        assert_eq!(
+            detect(".data\ns: .asciiz \"x; .orig \\\" @ [sp]\"\n.text\nsyscall\n"),
+            Ok(Isa::Mips)
         );
     }
 

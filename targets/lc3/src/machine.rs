@@ -269,21 +269,6 @@ pub fn is_object_file(bytes: &[u8]) -> bool {
 }
 
 /// Options of other ISAs that would silently do nothing here.
-fn reject_foreign_options(opts: &MachineOptions) -> Result<(), LoadError> {
-    let foreign = [
-        (opts.start_at_main, "--start-at-main"),
-        (opts.delay_slots, "--delay-slots"),
-        (opts.no_mul, "--no-mul"),
-        (opts.mem_size.is_some(), "--mem-size"),
-    ];
-    match foreign.iter().find(|(set, _)| *set) {
-        Some((_, flag)) => Err(LoadError::Option(format!(
-            "{flag} does not apply to LC-3 programs"
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// The profile `opts` names, or the default.
 pub fn select_profile(opts: &MachineOptions) -> Result<&'static Profile, LoadError> {
     match &opts.profile {
@@ -304,7 +289,7 @@ pub fn load_machine(
     bytes: &[u8],
     opts: &MachineOptions,
 ) -> Result<Lc3Machine, LoadError> {
-    reject_foreign_options(opts)?;
+    opts.reject_foreign(asmdbg_core::Isa::Lc3)?;
     let profile = select_profile(opts)?;
     let program = if is_object_file(bytes) {
         crate::objfile::read_obj(bytes).map_err(|e| LoadError::BadObject {

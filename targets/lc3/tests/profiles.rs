@@ -228,7 +228,7 @@ fn options_of_other_isas_are_rejected() {
     let err = load_machine("t.asm", b".ORIG x3000\nHALT\n.END\n", &opts).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "--delay-slots does not apply to LC-3 programs"
+        "--delay-slots (MIPS only) does not apply to LC-3 programs"
     );
 }
 

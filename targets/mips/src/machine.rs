@@ -200,6 +200,7 @@ pub fn load_machine(
     text: &str,
     opts: &MachineOptions,
 ) -> Result<MipsMachine, LoadError> {
+    opts.reject_foreign(Isa::Mips)?;
     let file = SourceFile::new(path, text);
     let asm_opts = AsmOptions {
         work_dir: opts.work_dir.clone(),

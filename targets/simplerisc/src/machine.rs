@@ -133,16 +133,7 @@ impl SrMachine {
 /// Assembles `text` (named `path` in messages) and builds the machine: what `asmdbg run` and
 /// `asmdbg debug` call for `--isa simplerisc`.
 pub fn load_machine(path: &str, text: &str, opts: &MachineOptions) -> Result<SrMachine, LoadError> {
-    let rejected = [
-        (opts.profile.is_some(), "--profile (LC-3 only)"),
-        (opts.strict, "--strict (LC-3 only)"),
-        (opts.delay_slots, "--delay-slots (MIPS only)"),
-    ];
-    if let Some((_, flag)) = rejected.iter().find(|(set, _)| *set) {
-        return Err(LoadError::Option(format!(
-            "{flag} does not apply to SimpleRISC"
-        )));
-    }
+    opts.reject_foreign(Isa::SimpleRisc)?;
     let asm_opts = crate::asm::AsmOptions {
         no_mul: opts.no_mul,
     };

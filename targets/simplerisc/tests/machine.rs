@@ -354,7 +354,7 @@ fn options_are_checked() {
     match load_machine("t.asm", "nop\n", &opts) {
         Err(LoadError::Option(msg)) => assert_eq!(
             msg,
-            "--delay-slots (MIPS only) does not apply to SimpleRISC"
+            "--delay-slots (MIPS only) does not apply to SimpleRISC programs"
         ),
         other => panic!("{other:?}"),
     }
