@@ -20,6 +20,10 @@ pub enum SetupError {
         #[source]
         source: isa::DetectError,
     },
+    #[error(
+        "{path} is an ELF file, which asmdbg writes for debuggers; run the assembly source (or an LC-3 .obj) instead"
+    )]
+    Elf { path: String },
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
@@ -39,15 +43,6 @@ impl ProgramFile {
     }
 }
 
-/// Whether `bytes` look like an LC-3 object file rather than text: lc3tools' magic, or bytes a
-/// text file does not contain.
-fn looks_like_lc3_object(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0x1c, 0x30, 0x15, 0xc0, 0x01])
-        || bytes
-            .iter()
-            .any(|&b| b == 0 || (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c)))
-}
-
 /// Reads the file and decides its ISA (`--isa` wins; an object file is LC-3).
 pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupError> {
     let name = path.display().to_string();
@@ -55,9 +50,12 @@ pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupE
         path: name.clone(),
         source,
     })?;
+    if bytes.starts_with(b"\x7fELF") {
+        return Err(SetupError::Elf { path: name });
+    }
     let isa = match isa {
         Some(isa) => isa,
-        None if looks_like_lc3_object(&bytes) => Isa::Lc3,
+        None if asmdbg_lc3::machine::is_object_file(&bytes) => Isa::Lc3,
         None => {
             isa::detect(&String::from_utf8_lossy(&bytes)).map_err(|source| SetupError::Detect {
                 path: name.clone(),
@@ -116,16 +114,4 @@ pub fn load_simplerisc(
         &file.text(),
         opts,
     )?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn object_files_are_recognised() {
-        assert!(looks_like_lc3_object(&[0x30, 0x00, 0xf0, 0x25]));
-        assert!(looks_like_lc3_object(&[0x1c, 0x30, 0x15, 0xc0, 0x01, 0x01]));
-        assert!(!looks_like_lc3_object(b"\t.ORIG x3000\r\n\tHALT\n.END\n"));
-    }
 }

@@ -114,12 +114,12 @@ fn default_elf_path(args: &AsmArgs) -> std::path::PathBuf {
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let file = load::read_program(&args.machine.file, args.machine.isa)?;
     let mut machine = load::load_machine(&file, &args.machine.options())?;
-    for poke in &args.machine.poke {
-        pokes::apply_poke(machine.as_mut(), poke).map_err(SetupError::from)?;
-    }
-    for poke in &args.machine.poke_file {
-        pokes::apply_poke_file(machine.as_mut(), poke).map_err(SetupError::from)?;
-    }
+    pokes::apply_all(
+        machine.as_mut(),
+        &args.machine.poke,
+        &args.machine.poke_file,
+    )
+    .map_err(SetupError::from)?;
     let peeks = args
         .peek
         .iter()
@@ -147,6 +147,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     };
     for peek in peeks {
+        // The range was readable before the run; a program cannot unmap memory.
         match pokes::read_peek(machine.as_ref(), peek) {
             Ok(words) => write!(out, "{words}")?,
             Err(e) => eprintln!("--peek: {e}"),
@@ -248,12 +249,8 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
     line_mode: console::LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
 ) -> anyhow::Result<ExitCode> {
-    for poke in &args.machine.poke {
-        pokes::apply_poke(&mut machine, poke).map_err(SetupError::from)?;
-    }
-    for poke in &args.machine.poke_file {
-        pokes::apply_poke_file(&mut machine, poke).map_err(SetupError::from)?;
-    }
+    let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)
+        .map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -275,6 +272,7 @@ fn serve<G: asmdbg_core::gdb::GdbMachine>(
         eprintln!("console: {}", guest_console.name);
         let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
         debuggee.exec = exec;
+        debuggee.pokes = written;
         let mut session = debug::Session::new(debuggee, guest_console, discipline);
         session.serve(listener, args.once).await?;
         session.finish();

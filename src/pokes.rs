@@ -2,9 +2,8 @@
 //! read its results after it ends, the way an autograder does. Works for every ISA through the
 //! machine's natural data word (`Machine::poke_word`/`peek_word`).
 
-use std::fmt;
-
-use asmdbg_core::{Isa, Machine};
+use asmdbg_core::isa::parse_number;
+use asmdbg_core::{resolve_address, Machine};
 
 /// A poke or peek argument that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -15,77 +14,81 @@ pub enum PokeError {
     UnknownAddress { arg: String, text: String },
     #[error("{arg}: '{text}' is not a number")]
     BadValue { arg: String, text: String },
-    #[error("{arg}: {source}")]
+    #[error("{arg}: {value} does not fit in a {bits}-bit word ({min}..{max})")]
+    OutOfRange {
+        arg: String,
+        value: i64,
+        bits: u32,
+        min: i64,
+        max: i64,
+    },
+    #[error("{arg}: {error}")]
     Memory {
         arg: String,
-        #[source]
-        source: asmdbg_core::MemError,
+        error: asmdbg_core::MemError,
     },
-    #[error("{arg}: cannot read {path}: {source}")]
+    #[error("{arg}: cannot read {path}: {error}")]
     File {
         arg: String,
         path: String,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
-/// Parses an integer the way the three assemblers write them: `42`, `-7`, `0x2A`, `x2A`, `#42`,
-/// `0b101`.
-pub fn parse_number(text: &str) -> Option<i64> {
-    let t = text.trim();
-    let (neg, body) = match t.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let body = body.strip_prefix('#').unwrap_or(body);
-    let value = if let Some(hex) = body
-        .strip_prefix("0x")
-        .or_else(|| body.strip_prefix("0X"))
-        .or_else(|| body.strip_prefix('x'))
-        .or_else(|| body.strip_prefix('X'))
-    {
-        i64::from_str_radix(hex, 16).ok()?
-    } else if let Some(bin) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        i64::from_str_radix(bin, 2).ok()?
-    } else {
-        body.parse::<i64>().ok()?
-    };
-    Some(if neg { -value } else { value })
+/// The words a poke wrote, so they can be written again after the machine is reset.
+pub type Written = Vec<(u64, u32)>;
+
+fn resolve(machine: &dyn Machine, arg: &str, text: &str) -> Result<u64, PokeError> {
+    resolve_address(machine, text).ok_or_else(|| PokeError::UnknownAddress {
+        arg: arg.to_string(),
+        text: text.trim().to_string(),
+    })
 }
 
-/// Resolves an address written as a number or a label.
-fn resolve(machine: &dyn Machine, arg: &str, text: &str) -> Result<u64, PokeError> {
-    if let Some(n) = parse_number(text) {
-        if n >= 0 {
-            return Ok(n as u64);
-        }
-    }
-    machine
-        .debug_info()
-        .and_then(|d| d.symbols.addr(text.trim()))
-        .ok_or_else(|| PokeError::UnknownAddress {
+fn word_bits(machine: &dyn Machine) -> u32 {
+    8 * machine.unit_bytes() * machine.word_units()
+}
+
+/// A value as a word: anything from the most negative signed to the largest unsigned value.
+fn to_word(machine: &dyn Machine, arg: &str, value: i64) -> Result<u32, PokeError> {
+    let bits = word_bits(machine).min(32);
+    let min = -(1i64 << (bits - 1));
+    let max = (1i64 << bits) - 1;
+    if value < min || value > max {
+        return Err(PokeError::OutOfRange {
             arg: arg.to_string(),
-            text: text.trim().to_string(),
-        })
+            value,
+            bits,
+            min,
+            max,
+        });
+    }
+    Ok(value as u32)
 }
 
 fn write_words(
     machine: &mut dyn Machine,
     arg: &str,
     addr: u64,
-    values: impl IntoIterator<Item = i64>,
-) -> Result<(), PokeError> {
+    values: Vec<i64>,
+) -> Result<Written, PokeError> {
     let step = machine.word_units() as u64;
-    for (i, v) in values.into_iter().enumerate() {
+    let words = values
+        .into_iter()
+        .map(|v| to_word(machine, arg, v))
+        .collect::<Result<Vec<u32>, _>>()?;
+    let mut written = Vec::with_capacity(words.len());
+    for (i, word) in words.into_iter().enumerate() {
+        let at = addr.saturating_add(i as u64 * step);
         machine
-            .poke_word(addr + i as u64 * step, v as u32)
-            .map_err(|source| PokeError::Memory {
+            .poke_word(at, word)
+            .map_err(|error| PokeError::Memory {
                 arg: arg.to_string(),
-                source,
+                error,
             })?;
+        written.push((at, word));
     }
-    Ok(())
+    Ok(written)
 }
 
 fn parse_values<'a>(
@@ -104,7 +107,7 @@ fn parse_values<'a>(
 }
 
 /// `ADDR=V1,V2,...`
-pub fn apply_poke(machine: &mut dyn Machine, arg: &str) -> Result<(), PokeError> {
+pub fn apply_poke(machine: &mut dyn Machine, arg: &str) -> Result<Written, PokeError> {
     let (addr, values) = arg.split_once('=').ok_or_else(|| PokeError::Syntax {
         arg: arg.to_string(),
         expected: "ADDR=V1,V2,...",
@@ -115,108 +118,91 @@ pub fn apply_poke(machine: &mut dyn Machine, arg: &str) -> Result<(), PokeError>
 }
 
 /// `ADDR=FILE` with whitespace-separated integers.
-pub fn apply_poke_file(machine: &mut dyn Machine, arg: &str) -> Result<(), PokeError> {
+pub fn apply_poke_file(machine: &mut dyn Machine, arg: &str) -> Result<Written, PokeError> {
     let (addr, path) = arg.split_once('=').ok_or_else(|| PokeError::Syntax {
         arg: arg.to_string(),
         expected: "ADDR=FILE",
     })?;
     let addr = resolve(machine, arg, addr)?;
-    let text = std::fs::read_to_string(path).map_err(|source| PokeError::File {
+    let text = std::fs::read_to_string(path).map_err(|error| PokeError::File {
         arg: arg.to_string(),
         path: path.to_string(),
-        source,
+        error,
     })?;
     let values = parse_values(arg, text.split_whitespace())?;
     write_words(machine, arg, addr, values)
 }
 
-/// One `--peek` request, resolved before the program runs so a typo fails early.
+/// Every `--poke` and `--poke-file` of the command line, in order.
+pub fn apply_all(
+    machine: &mut dyn Machine,
+    pokes: &[String],
+    poke_files: &[String],
+) -> Result<Written, PokeError> {
+    let mut written = Vec::new();
+    for poke in pokes {
+        written.extend(apply_poke(machine, poke)?);
+    }
+    for poke in poke_files {
+        written.extend(apply_poke_file(machine, poke)?);
+    }
+    Ok(written)
+}
+
+/// One `--peek` request, checked before the program runs so a typo fails early.
 #[derive(Debug, Clone, Copy)]
 pub struct Peek {
     pub addr: u64,
     pub count: u64,
 }
 
-/// `ADDR[:N]`
+/// At most this many words per `--peek` (a typo like `:1000000000` must not flood stdout).
+const MAX_PEEK: u64 = 1 << 20;
+
+/// `ADDR[:N]`; every word of the range must be readable.
 pub fn parse_peek(machine: &dyn Machine, arg: &str) -> Result<Peek, PokeError> {
     let (addr, count) = match arg.rsplit_once(':') {
         Some((a, n)) => {
             let n = parse_number(n)
-                .filter(|&n| n > 0)
-                .ok_or_else(|| PokeError::Syntax {
+                .filter(|&n| n > 0 && n as u64 <= MAX_PEEK)
+                .ok_or(PokeError::Syntax {
                     arg: arg.to_string(),
-                    expected: "ADDR[:N] with N a positive count",
+                    expected: "ADDR[:N] with N a count from 1 to 1048576",
                 })?;
             (a, n as u64)
         }
         None => (arg, 1),
     };
-    Ok(Peek {
+    let peek = Peek {
         addr: resolve(machine, arg, addr)?,
         count,
-    })
+    };
+    read_peek(machine, peek).map_err(|error| PokeError::Memory {
+        arg: arg.to_string(),
+        error,
+    })?;
+    Ok(peek)
 }
 
-/// Words read back after the run, one per line in signed decimal.
-pub struct PeekedWords(pub Vec<i64>);
-
-impl fmt::Display for PeekedWords {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for v in &self.0 {
-            writeln!(f, "{v}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Reads the words of a peek, sign-extended from the machine's word size.
-pub fn read_peek(machine: &dyn Machine, peek: Peek) -> Result<PeekedWords, asmdbg_core::MemError> {
+/// Reads the words of a peek, sign-extended from the machine's word size, one per line.
+pub fn read_peek(machine: &dyn Machine, peek: Peek) -> Result<String, asmdbg_core::MemError> {
     let step = machine.word_units() as u64;
-    let bits = 8 * machine.unit_bytes() * machine.word_units();
-    let mut out = Vec::new();
+    let bits = word_bits(machine);
+    let mut out = String::new();
     for i in 0..peek.count {
-        let w = machine.peek_word(peek.addr + i * step)? as u64;
+        let addr = peek
+            .addr
+            .checked_add(i * step)
+            .ok_or(asmdbg_core::MemError::Unmapped(peek.addr))?;
+        let w = machine.peek_word(addr)? as u64;
         let signed = if bits >= 32 {
             w as u32 as i32 as i64
         } else {
             let shift = 64 - bits;
             ((w << shift) as i64) >> shift
         };
-        out.push(signed);
+        out.push_str(&signed.to_string());
+        out.push('\n');
     }
-    Ok(PeekedWords(out))
-}
-
-/// Formats a native address the way the ISA's tools print it (`x3000`, `0x00400000`).
-pub fn format_addr(isa: Isa, addr: u64) -> String {
-    match isa {
-        Isa::Lc3 => format!("x{addr:04X}"),
-        Isa::Mips => format!("0x{addr:08x}"),
-        Isa::SimpleRisc => format!("{addr}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_in_every_notation() {
-        assert_eq!(parse_number("42"), Some(42));
-        assert_eq!(parse_number("-7"), Some(-7));
-        assert_eq!(parse_number("0x2A"), Some(42));
-        assert_eq!(parse_number("x2a"), Some(42));
-        assert_eq!(parse_number("#42"), Some(42));
-        assert_eq!(parse_number("-x10"), Some(-16));
-        assert_eq!(parse_number("0b101"), Some(5));
-        assert_eq!(parse_number("label"), None);
-        assert_eq!(parse_number(""), None);
-    }
-
-    #[test]
-    fn addresses_print_in_isa_notation() {
-        assert_eq!(format_addr(Isa::Lc3, 0x3000), "x3000");
-        assert_eq!(format_addr(Isa::Mips, 0x400000), "0x00400000");
-        assert_eq!(format_addr(Isa::SimpleRisc, 1000), "1000");
-    }
+    Ok(out)
 }

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use asmdbg_core::{Console, Machine, StopEvent};
 
-use crate::pokes::format_addr;
-
 /// Instructions per burst: large enough that the per-burst overhead vanishes, small enough that
 /// output of a long computation appears promptly.
 const BURST: u64 = 1 << 22;
+/// Instructions per `Machine::run` call: output is written out after each, so a guest that
+/// prints kilobytes per instruction (MARS print-string in a loop) never builds up gigabytes.
+const SLICE: u64 = 1 << 12;
 
 pub const EXIT_INPUT_EXHAUSTED: i32 = 3;
 pub const EXIT_STEP_LIMIT: i32 = 4;
@@ -73,7 +74,7 @@ pub struct RunReport {
 
 fn location(machine: &dyn Machine) -> String {
     let pc = machine.pc();
-    let mut text = format!("PC {}", format_addr(machine.isa(), pc));
+    let mut text = format!("PC {}", machine.isa().format_addr(pc));
     if let Some((file, line)) = machine.debug_info().and_then(|d| d.describe(pc)) {
         text.push_str(&format!(" ({file}:{line})"));
     }
@@ -112,7 +113,7 @@ pub fn run_to_end(
             Some(limit) => BURST.min(limit - executed),
             None => BURST,
         };
-        let outcome = machine.run(budget);
+        let outcome = machine.run(budget.min(SLICE));
         executed += outcome.executed;
         let output = machine.console().take_output();
         if !output.is_empty() {

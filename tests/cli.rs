@@ -353,3 +353,62 @@ fn a_dollar_sign_in_an_lc3_string_is_not_mips() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("You won $100"));
 }
+
+#[test]
+fn an_elf_is_refused_with_a_clear_message() {
+    let dir = Scratch::new();
+    let prog = dir.write("tiny.asm", "\t.ORIG x3000\n\tHALT\n\t.END\n");
+    let elf = dir.path().join("tiny.elf");
+    let out = run_asmdbg(
+        &["asm", prog.to_str().unwrap(), "-o", elf.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = run_asmdbg(&["run", elf.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is an ELF file"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn peeks_and_pokes_are_checked_before_the_run() {
+    let dir = Scratch::new();
+    let prog = dir.write("sr.asm", ".main:\n\tmov r1, 1\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--peek", "4096"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("4096: address 0x1000 is not mapped"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_asmdbg(
+        &["run", prog.to_str().unwrap(), "--poke", "0=99999999999"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("does not fit in a 32-bit word"),
+        "{}",
+        text(&out.stderr)
+    );
+    let lc3 = dir.write("l.asm", "\t.ORIG x3000\n\tHALT\nV\t.FILL 0\n\t.END\n");
+    let out = run_asmdbg(&["run", lc3.to_str().unwrap(), "--poke", "V=65536"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("does not fit in a 16-bit word (-32768..65535)"));
+    let out = run_asmdbg(
+        &[
+            "run",
+            lc3.to_str().unwrap(),
+            "--poke",
+            "V=65535",
+            "--peek",
+            "V",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).ends_with("-1\n"));
+}

@@ -25,6 +25,15 @@ impl Isa {
 }
 
 impl Isa {
+    /// A native address as the ISA's tools print it (`x3000`, `0x00400000`, `12`).
+    pub fn format_addr(self, addr: u64) -> String {
+        match self {
+            Isa::Lc3 => format!("x{addr:04X}"),
+            Isa::Mips => format!("0x{addr:08x}"),
+            Isa::SimpleRisc => format!("{addr}"),
+        }
+    }
+
     /// The name people write (`LC-3`, `MIPS`, `SimpleRISC`).
     pub fn title(self) -> &'static str {
         match self {
@@ -53,6 +62,30 @@ impl FromStr for Isa {
             )),
         }
     }
+}
+
+/// Parses an integer the way the three assemblers write them: `42`, `-7`, `0x2A`, `x2A`, `#42`,
+/// `0b101`, with an optional sign.
+pub fn parse_number(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let body = body.strip_prefix('#').unwrap_or(body);
+    let value = if let Some(hex) = body
+        .strip_prefix("0x")
+        .or_else(|| body.strip_prefix("0X"))
+        .or_else(|| body.strip_prefix('x'))
+        .or_else(|| body.strip_prefix('X'))
+    {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if let Some(bin) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        i64::from_str_radix(bin, 2).ok()?
+    } else {
+        body.parse::<i64>().ok()?
+    };
+    Some(if neg { value.checked_neg()? } else { value })
 }
 
 /// Why the ISA of a file could not be inferred.
@@ -205,6 +238,26 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("--isa"));
+    }
+
+    #[test]
+    fn numbers_in_every_notation() {
+        assert_eq!(parse_number("42"), Some(42));
+        assert_eq!(parse_number("-7"), Some(-7));
+        assert_eq!(parse_number("0x2A"), Some(42));
+        assert_eq!(parse_number("x2a"), Some(42));
+        assert_eq!(parse_number("#42"), Some(42));
+        assert_eq!(parse_number("-x10"), Some(-16));
+        assert_eq!(parse_number("0b101"), Some(5));
+        assert_eq!(parse_number("label"), None);
+        assert_eq!(parse_number(""), None);
+    }
+
+    #[test]
+    fn addresses_print_in_isa_notation() {
+        assert_eq!(Isa::Lc3.format_addr(0x3000), "x3000");
+        assert_eq!(Isa::Mips.format_addr(0x400000), "0x00400000");
+        assert_eq!(Isa::SimpleRisc.format_addr(1000), "1000");
     }
 
     #[test]

@@ -20,6 +20,6 @@ pub use console::Console;
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use isa::Isa;
-pub use machine::{LoadError, Machine, MemError, RegisterInfo};
+pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
 pub use options::MachineOptions;
 pub use symbols::{DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind, SymbolTable};

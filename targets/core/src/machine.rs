@@ -97,8 +97,10 @@ pub trait Machine {
         let bits = 8 * self.unit_bytes();
         let mut value: u64 = 0;
         for i in (0..units).rev() {
+            // A word that is partly unmapped is reported by its own address.
             let a = addr.checked_add(i).ok_or(MemError::Unmapped(addr))?;
-            value = (value << bits) | self.debug_read(a)? as u64;
+            let unit = self.debug_read(a).map_err(|_| MemError::Unmapped(addr))?;
+            value = (value << bits) | unit as u64;
         }
         Ok(value as u32)
     }
@@ -142,4 +144,15 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// An address written by a user: a non-negative number in any of the ISAs' notations, or a label
+/// of the loaded program.
+pub fn resolve_address<M: Machine + ?Sized>(machine: &M, text: &str) -> Option<u64> {
+    match crate::isa::parse_number(text) {
+        Some(n) => u64::try_from(n).ok(),
+        None => machine
+            .debug_info()
+            .and_then(|d| d.symbols.addr(text.trim())),
+    }
 }

@@ -121,6 +121,8 @@ pub struct Debuggee<G: GdbMachine> {
     pub stats: RunStats,
     /// Text for the guest's console (fault messages), taken by the driver.
     pub console_notes: Vec<u8>,
+    /// Words written before the program started (`--poke`): written again by `monitor reset`.
+    pub pokes: Vec<(u64, u32)>,
     created: Instant,
 }
 
@@ -145,6 +147,7 @@ impl<G: GdbMachine> Debuggee<G> {
             exec: None,
             stats: RunStats::default(),
             console_notes: Vec::new(),
+            pokes: Vec::new(),
             created: Instant::now(),
         }
     }

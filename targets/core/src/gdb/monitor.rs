@@ -26,25 +26,28 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "help" | "?" => HELP.to_string(),
         "reset" => {
             dbg.machine.reset();
-            format!(
+            let failed = dbg
+                .pokes
+                .iter()
+                .filter(|&&(addr, word)| dbg.machine.poke_word(addr, word).is_err())
+                .count();
+            let mut text = format!(
                 "machine reset; PC = {}",
-                format_addr(dbg.machine.isa(), dbg.machine.pc())
-            )
+                dbg.machine.isa().format_addr(dbg.machine.pc())
+            );
+            if !dbg.pokes.is_empty() {
+                text.push_str(&format!(
+                    "; {} poked word(s) written again",
+                    dbg.pokes.len() - failed
+                ));
+            }
+            text
         }
         "regs" | "registers" => regs(&dbg.machine),
         "disas" | "disassemble" | "x/i" => disas(&dbg.machine, &args),
         "stats" => stats(dbg),
         "profile" => dbg.machine.describe(),
         other => format!("unknown monitor command '{other}'\n{HELP}"),
-    }
-}
-
-/// A native address as the ISA's tools print it.
-pub fn format_addr(isa: Isa, addr: u64) -> String {
-    match isa {
-        Isa::Lc3 => format!("x{addr:04X}"),
-        Isa::Mips => format!("0x{addr:08x}"),
-        Isa::SimpleRisc => format!("{addr}"),
     }
 }
 
@@ -108,26 +111,10 @@ fn regs<M: Machine + ?Sized>(m: &M) -> String {
         .join("\n")
 }
 
-/// Parses a native address: a number in the ISA's notations or a label.
-fn parse_addr<M: Machine + ?Sized>(m: &M, text: &str) -> Option<u64> {
-    let t = text.trim();
-    let number = if let Some(h) = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .or_else(|| t.strip_prefix('x'))
-        .or_else(|| t.strip_prefix('X'))
-    {
-        u64::from_str_radix(h, 16).ok()
-    } else {
-        t.strip_prefix('#').unwrap_or(t).parse::<u64>().ok()
-    };
-    number.or_else(|| m.debug_info().and_then(|d| d.symbols.addr(t)))
-}
-
 fn disas<M: Machine + ?Sized>(m: &M, args: &[&str]) -> String {
     let isa = m.isa();
     let start = match args.first() {
-        Some(a) => match parse_addr(m, a) {
+        Some(a) => match crate::machine::resolve_address(m, a) {
             Some(addr) => addr,
             None => return format!("disas: '{a}' is neither an address nor a label"),
         },
@@ -152,11 +139,11 @@ fn disas<M: Machine + ?Sized>(m: &M, args: &[&str]) -> String {
         match m.disassemble(addr) {
             Some((text, size)) => {
                 let raw = raw_word(m, addr, size);
-                let _ = writeln!(out, "{marker} {}: {raw}  {text}", format_addr(isa, addr));
+                let _ = writeln!(out, "{marker} {}: {raw}  {text}", isa.format_addr(addr));
                 addr = addr.wrapping_add(size.max(1));
             }
             None => {
-                let _ = writeln!(out, "{marker} {}: (not mapped)", format_addr(isa, addr));
+                let _ = writeln!(out, "{marker} {}: (not mapped)", isa.format_addr(addr));
                 break;
             }
         }
@@ -218,7 +205,5 @@ mod tests {
             format_value(Isa::SimpleRisc, &reg("r1", 32), 0xffff_ffff),
             "-1"
         );
-        assert_eq!(format_addr(Isa::Lc3, 0x3000), "x3000");
-        assert_eq!(format_addr(Isa::Mips, 0x400000), "0x00400000");
     }
 }
