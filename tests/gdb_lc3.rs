@@ -262,3 +262,23 @@ fn ctrl_c_stops_a_running_loop_and_detach_keeps_state() {
     let out = stub.gdb("p $R3\nmonitor stats");
     assert_in_order(&out, &["$1 = 77", "instructions executed"]);
 }
+
+#[test]
+fn monitor_reset_restores_the_program_and_writes_pokes_again() {
+    if !have_gdb() {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("countdown.asm", COUNTDOWN);
+    let stub = Stub::start(&prog, &["--poke", "SEEN=1234"]);
+    // SEEN is x300A = gdb 0x6014. gdb caches registers, so it is told to read them again.
+    let out = stub.gdb(
+        "x/dh 0x6014\nset {short}0x6014 = 7\nset {short}0x6000 = 0\nstepi\nmonitor reset\nmaint flush register-cache\nx/dh 0x6014\nx/xh 0x6000\np/x $pc",
+    );
+    assert_in_order(&out, &[":\t1234", ":\t1234", ":\t0x5260", "= 0x6000"]);
+    // gdb prints monitor output on stderr in batch mode (after everything else here).
+    assert!(
+        out.contains("machine reset; PC = x3000; 1 poked word(s) written again"),
+        "{out}"
+    );
+}

@@ -11,6 +11,7 @@ const HELP: &str = "\
 asmdbg monitor commands:
   monitor help                 this text
   monitor reset                reload the program and restart the machine at its entry
+                               (then `maint flush register-cache`: gdb caches registers)
   monitor regs                 registers in the ISA's own notation
   monitor disas [ADDR [N]]     N instructions (default 8) from ADDR (default: the PC);
                                ADDR is a native address (x3000, 0x00400000, 12) or a label
