@@ -279,6 +279,15 @@ impl Cpu {
     }
 
     /// The instruction word at a text address, if an instruction is there.
+    /// Words of code loaded (or patched) in the text segment that holds `addr`.
+    pub fn text_len(&self, addr: u32) -> usize {
+        if in_ktext(addr) {
+            self.ktext.len()
+        } else {
+            self.text.len()
+        }
+    }
+
     pub fn text_word(&self, addr: u32) -> Option<u32> {
         if addr & 3 != 0 {
             return None;

@@ -15,9 +15,12 @@ use asmdbg_core::{
 use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, FaultSources};
 use crate::decode::{format_instruction, GPR_NAMES};
-use crate::memory::{in_ktext, in_text, Memory, Region, TEXT_BASE};
+use crate::memory::{in_ktext, in_text, Memory, Region, KTEXT_BASE, TEXT_BASE};
 use crate::program::Program;
 use crate::syscalls::SyscallState;
+
+/// How many instruction words past the loaded code a debugger write may add.
+pub const MAX_TEXT_GROWTH: usize = 16 * 1024;
 
 /// Index of the first FP register in [`MipsMachine::registers`].
 pub const REG_F0: usize = 38;
@@ -310,11 +313,21 @@ impl Machine for MipsMachine {
         let a = u32::try_from(addr).map_err(|_| MemError::Unmapped(addr))?;
         if in_text(a) || in_ktext(a) {
             let base = a & !3;
+            // The debugger may patch code and append a little after it, but a stray write near
+            // the top of a 4 MiB text segment must not allocate the whole segment.
+            let segment = if in_ktext(a) { KTEXT_BASE } else { TEXT_BASE };
+            let index = ((base - segment) >> 2) as usize;
+            if index >= self.cpu.text_len(base) + MAX_TEXT_GROWTH {
+                return Err(MemError::Unmapped(addr));
+            }
             let shift = 8 * (a & 3);
             let word = self.cpu.text_word(base).unwrap_or(0);
             let word = (word & !(0xff << shift)) | ((value & 0xff) << shift);
-            self.cpu.write_text_word(base, word);
-            return Ok(());
+            return if self.cpu.write_text_word(base, word) {
+                Ok(())
+            } else {
+                Err(MemError::Unmapped(addr))
+            };
         }
         if self.cpu.mem.write_u8(a, value as u8) {
             Ok(())
