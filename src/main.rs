@@ -142,7 +142,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
         }
         None => {
-            let mut input = run::StreamInput(io::stdin());
+            let mut input = run::StreamInput::new(io::stdin());
             run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
         }
     };

@@ -20,43 +20,84 @@ pub const EXIT_STEP_LIMIT: i32 = 4;
 
 /// Where the guest's console input comes from.
 pub trait InputSource {
+    /// Queues whatever input is available now, without waiting (called before every burst,
+    /// so a program that checks the keyboard between other work sees keys as they come).
+    fn poll(&mut self, console: &mut Console);
     /// Queues more input into the console, blocking until some arrives; closes the console's
     /// input at end of file.
     fn fill(&mut self, console: &mut Console) -> io::Result<()>;
 }
 
-/// All input known up front (an `--input` file or a test's script).
+/// All input known up front (an `--input` file or a test's script): queued before the program
+/// starts, then the input is closed.
 pub struct FixedInput(pub Option<Vec<u8>>);
 
 impl InputSource for FixedInput {
-    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
+    fn poll(&mut self, console: &mut Console) {
         if let Some(bytes) = self.0.take() {
             console.push_input(&bytes);
+            console.close_input();
         }
+    }
+
+    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
+        self.poll(console);
         console.close_input();
         Ok(())
     }
 }
 
-/// Input read from a stream (stdin) as the program asks for it, so an interactive user sees each
-/// prompt before typing.
-pub struct StreamInput<R: Read>(pub R);
+/// Input read from a stream (stdin) on its own thread as it arrives, so an interactive user
+/// sees each prompt before typing and a polling program sees keys without blocking.
+pub struct StreamInput {
+    chunks: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+}
 
-impl<R: Read> InputSource for StreamInput<R> {
+impl StreamInput {
+    pub fn new<R: Read + Send + 'static>(mut reader: R) -> Self {
+        let (tx, rx) = std::sync::mpsc::sync_channel(16);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            loop {
+                let chunk = match reader.read(&mut buf) {
+                    Ok(n) => Ok(buf[..n].to_vec()),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let end = !matches!(&chunk, Ok(bytes) if !bytes.is_empty());
+                if tx.send(chunk).is_err() || end {
+                    return;
+                }
+            }
+        });
+        StreamInput { chunks: rx }
+    }
+
+    fn take(console: &mut Console, chunk: io::Result<Vec<u8>>) -> io::Result<()> {
+        match chunk? {
+            bytes if bytes.is_empty() => console.close_input(),
+            bytes => console.push_input(&bytes),
+        }
+        Ok(())
+    }
+}
+
+impl InputSource for StreamInput {
+    fn poll(&mut self, console: &mut Console) {
+        while let Ok(chunk) = self.chunks.try_recv() {
+            if Self::take(console, chunk).is_err() {
+                console.close_input();
+            }
+        }
+    }
+
     fn fill(&mut self, console: &mut Console) -> io::Result<()> {
-        let mut buf = [0u8; 4096];
-        loop {
-            match self.0.read(&mut buf) {
-                Ok(0) => {
-                    console.close_input();
-                    return Ok(());
-                }
-                Ok(n) => {
-                    console.push_input(&buf[..n]);
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+        match self.chunks.recv() {
+            Ok(chunk) => Self::take(console, chunk),
+            // The reader thread ended: no more input will come.
+            Err(_) => {
+                console.close_input();
+                Ok(())
             }
         }
     }
@@ -113,6 +154,9 @@ pub fn run_to_end(
             Some(limit) => BURST.min(limit - executed),
             None => BURST,
         };
+        if !machine.console().input_closed() {
+            input.poll(machine.console());
+        }
         let outcome = machine.run(budget.min(SLICE));
         executed += outcome.executed;
         let output = machine.console().take_output();

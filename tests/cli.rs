@@ -412,3 +412,36 @@ fn peeks_and_pokes_are_checked_before_the_run() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).ends_with("-1\n"));
 }
+
+#[test]
+fn an_lc3_program_may_check_the_keyboard_once() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "check.asm",
+        "\t.ORIG x3000\n\tLDI R0, KBSRP\n\tBRn GOT\n\tLEA R0, NO\n\tPUTS\n\tHALT\nGOT\tLEA R0, YES\n\tPUTS\n\tHALT\nKBSRP\t.FILL xFE00\nNO\t.STRINGZ \"no key\"\nYES\t.STRINGZ \"key\"\n\t.END\n",
+    );
+    // (patt: user programs may read the device registers; lc3tools would raise ACV.)
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("no key"),
+        "{}",
+        text(&out.stdout)
+    );
+    let input = dir.write("k.txt", "k");
+    let out = run_asmdbg(
+        &[
+            "run",
+            prog.to_str().unwrap(),
+            "--input",
+            input.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("key"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -113,6 +113,10 @@ pub struct Cpu {
     irq_armed: bool,
     /// The instruction at the PC stopped on a watchpoint; its next execution skips the check.
     watch_resume: bool,
+    /// KBSR reads in a row that found no key, with no console I/O in between. A program may
+    /// check the keyboard once and go on (the read says "not ready"); only a loop that keeps
+    /// polling is waiting for a key, and then the machine stops with `NeedInput`.
+    empty_polls: u32,
     /// The breakpoint set as a plain bitmap indexed by a 16-bit PC (no range or alignment
     /// checks), rebuilt from `breakpoints` when `run` starts; `breakpoint_bits_set` lists the
     /// bits to clear next time.
@@ -123,6 +127,11 @@ pub struct Cpu {
     watch_pages: [u64; 4],
     executed: u64,
 }
+
+/// Empty KBSR polls in a row (with no console I/O between them) after which the program is
+/// taken to be waiting for a key. A wait loop reaches it within a few thousand instructions; a
+/// program that checks the keyboard between other work never does.
+const POLLS_BEFORE_WAITING: u32 = 1000;
 
 /// A fresh 64K-word memory. A fixed-size array, so that a 16-bit address needs no bounds check.
 fn zeroed_memory() -> Box<[u16; 0x10000]> {
@@ -166,6 +175,7 @@ impl Cpu {
             breakpoint_bits_set: Vec::new(),
             watch_pages: [0; 4],
             executed: 0,
+            empty_polls: 0,
         };
         cpu.privilege_changed();
         cpu
@@ -185,6 +195,7 @@ impl Cpu {
         self.ddr = 0;
         self.mcr = CLOCK_ENABLE;
         self.watch_resume = false;
+        self.empty_polls = 0;
         self.executed = 0;
         self.privilege_changed();
     }
@@ -351,8 +362,20 @@ impl Cpu {
             return Err(Exit::Exception(VEC_ACCESS));
         }
         match addr {
-            KBSR | KBDR if self.console.pending_input() == 0 => Err(Exit::NeedInput),
-            KBDR => Ok(self.console.read_byte().map_or(0, u16::from)),
+            KBSR if self.console.pending_input() == 0 => {
+                self.empty_polls += 1;
+                if self.empty_polls >= POLLS_BEFORE_WAITING {
+                    self.empty_polls = 0;
+                    Err(Exit::NeedInput)
+                } else {
+                    Ok(self.peek(addr))
+                }
+            }
+            KBDR if self.console.pending_input() == 0 => Err(Exit::NeedInput),
+            KBDR => {
+                self.empty_polls = 0;
+                Ok(self.console.read_byte().map_or(0, u16::from))
+            }
             _ => Ok(self.peek(addr)),
         }
     }
@@ -365,6 +388,7 @@ impl Cpu {
         }
         match addr {
             DDR => {
+                self.empty_polls = 0;
                 let byte = value as u8;
                 let byte = if byte == b'\r' && self.semantics.cr_is_newline {
                     b'\n'

@@ -41,15 +41,33 @@ fn display_prints_low_byte_and_lc3tools_turns_cr_into_newline() {
 
 #[test]
 fn keyboard_status_data_and_waiting() {
+    // Checking the keyboard once without a key says "not ready" and goes on.
     let mut cpu = device_access(PATT.semantics, false, KBSR);
-    assert_eq!(cpu.step(), Some(StopEvent::NeedInput));
+    assert_eq!(cpu.step(), None);
+    assert_eq!(cpu.regs[0], 0);
+    assert_eq!(cpu.pc, 0x3001);
+    // A loop that keeps polling is waiting for a key: it stops before the read commits.
+    let mut cpu = cpu_with(PATT.semantics, &[0xA0FF, 0x07FE]); // LDI R0, x3100; BRzp x3000
+    cpu.mem[0x3100] = KBSR;
+    assert_eq!(cpu.run(1_000_000).stop, Some(StopEvent::NeedInput));
     assert_eq!(cpu.pc, 0x3000, "not committed");
-    assert_eq!(cpu.instructions_executed(), 0);
+    assert!(
+        cpu.instructions_executed() < 2_100,
+        "noticed within the first polls"
+    );
     assert!(cpu.console.waiting());
     cpu.console.push_input(b"x");
     assert_eq!(cpu.step(), None);
     assert_eq!(cpu.regs[0], 0x8000);
     assert_eq!(cpu.console.pending_input(), 1, "KBSR does not take the key");
+    // Output between the polls means the program is busy, not waiting.
+    let mut cpu = cpu_with(
+        PATT.semantics,
+        &[0xA0FF, 0xB0FF, 0x0FFD], // LDI R0, x3100; STI R0, x3101; BRnzp x3000
+    );
+    cpu.mem[0x3100] = KBSR;
+    cpu.mem[0x3101] = DDR;
+    assert_eq!(cpu.run(30_000).stop, None);
 
     let mut cpu = device_access(PATT.semantics, false, KBDR);
     assert_eq!(cpu.step(), Some(StopEvent::NeedInput));
