@@ -9,7 +9,7 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine, ResumeMode};
 use gdbstub::common::Signal;
@@ -25,6 +25,16 @@ use crate::console::{Discipline, GuestConsole};
 
 /// Instructions per burst: ~0.2-0.5 ms at full speed, which bounds Ctrl-C latency.
 const BURST: u64 = 100_000;
+/// A burst runs in slices of this many instructions and ends early once the guest has written
+/// more than OUTPUT_BACKLOG bytes, so one burst of MARS's print-string in a loop builds up a few
+/// megabytes at most (not hundreds) and Ctrl-C latency stays in milliseconds.
+const SLICE: u64 = 1024;
+/// Guest output goes to the console in chunks of at most this size, so the bounded channel
+/// bounds bytes, not just chunks.
+const CHUNK: usize = 16 * 1024;
+/// How long a new connection waits for the attached one to turn out closed (a debugger that
+/// reconnects at once) before it is refused as a second debugger.
+const HANDOVER_GRACE: Duration = Duration::from_millis(200);
 /// gdb may send and receive packets this large (qSupported PacketSize).
 const PACKET_SIZE: usize = 0x4000;
 /// Guest output held back while the console does not keep up; the guest pauses past this.
@@ -95,6 +105,10 @@ pub struct Session<G: GdbMachine> {
     discipline: Discipline,
     /// Guest output the console has not accepted yet.
     backlog: Vec<u8>,
+    /// Packet framing of the current connection.
+    framer: Framer,
+    /// A debugger that connected as the attached one went away: served next.
+    next_client: Option<(TcpStream, SocketAddr)>,
 }
 
 impl<G: GdbMachine> Session<G> {
@@ -105,6 +119,8 @@ impl<G: GdbMachine> Session<G> {
             console_closed: false,
             discipline,
             backlog: Vec::new(),
+            framer: Framer::default(),
+            next_client: None,
         }
     }
 
@@ -121,12 +137,15 @@ impl<G: GdbMachine> Session<G> {
     /// Serves connections from `listener` until one ends the process (`once`).
     pub async fn serve(&mut self, listener: TcpListener, once: bool) -> io::Result<()> {
         loop {
-            let (stream, peer) = tokio::select! {
-                accepted = listener.accept() => accepted?,
-                input = self.console.input.recv(), if !self.console_closed => {
-                    queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
-                    continue;
-                }
+            let (stream, peer) = match self.next_client.take() {
+                Some(next) => next,
+                None => tokio::select! {
+                    accepted = listener.accept() => accepted?,
+                    input = self.console.input.recv(), if !self.console_closed => {
+                        queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
+                        continue;
+                    }
+                },
             };
             log::info!("gdb connected from {peer}");
             let end = self.session(stream, &listener).await;
@@ -149,22 +168,25 @@ impl<G: GdbMachine> Session<G> {
         self.discipline.output(&out, &mut self.backlog);
         let notes = std::mem::take(&mut self.target.console_notes);
         self.discipline.output(&notes, &mut self.backlog);
-        if self.backlog.is_empty() {
-            return;
-        }
-        match self
-            .console
-            .output
-            .try_send(std::mem::take(&mut self.backlog))
-        {
-            Ok(()) => {}
-            Err(TrySendError::Full(chunk)) => self.backlog = chunk,
-            Err(TrySendError::Closed(_)) => {}
+        while !self.backlog.is_empty() {
+            match self.console.output.try_send(next_chunk(&mut self.backlog)) {
+                Ok(()) => {}
+                Err(TrySendError::Full(mut chunk)) => {
+                    chunk.append(&mut self.backlog);
+                    self.backlog = chunk;
+                    return;
+                }
+                Err(TrySendError::Closed(_)) => {
+                    self.backlog.clear();
+                    return;
+                }
+            }
         }
     }
 
     async fn session(&mut self, stream: TcpStream, listener: &TcpListener) -> SessionEnd {
         let _ = stream.set_nodelay(true);
+        self.framer = Framer::default();
         let (mut rd, mut wr) = stream.into_split();
         let (gdb_tx, mut gdb_rx) = mpsc::channel::<Vec<u8>>(16);
         let reader = tokio::spawn(async move {
@@ -213,7 +235,7 @@ impl<G: GdbMachine> Session<G> {
                 GdbStubStateMachine::Idle(g) => {
                     tokio::select! {
                         bytes = gdb_rx.recv() => match bytes {
-                            Some(bytes) => feed(g.into(), &mut self.target, &bytes),
+                            Some(bytes) => receive(g.into(), &mut self.target, &mut self.framer, &bytes),
                             None => return SessionEnd::ConnectionLost,
                         },
                         input = self.console.input.recv(), if !self.console_closed => {
@@ -221,7 +243,7 @@ impl<G: GdbMachine> Session<G> {
                             Ok(g.into())
                         }
                         accepted = listener.accept() => {
-                            refuse_second_client(accepted).await;
+                            second_client(accepted, gdb_rx, &mut self.next_client).await;
                             Ok(g.into())
                         }
                     }
@@ -256,7 +278,7 @@ impl<G: GdbMachine> Session<G> {
         listener: &TcpListener,
     ) -> Result<Stub<'a, G>, Step> {
         match gdb_rx.try_recv() {
-            Ok(bytes) => return feed(g.into(), &mut self.target, &bytes),
+            Ok(bytes) => return receive(g.into(), &mut self.target, &mut self.framer, &bytes),
             Err(TryRecvError::Disconnected) => return Err(Step::Lost),
             Err(TryRecvError::Empty) => {}
         }
@@ -278,7 +300,7 @@ impl<G: GdbMachine> Session<G> {
             // Nothing to run: sleep until gdb, the user or the terminal does something.
             tokio::select! {
                 bytes = gdb_rx.recv() => return match bytes {
-                    Some(bytes) => feed(g.into(), &mut self.target, &bytes),
+                    Some(bytes) => receive(g.into(), &mut self.target, &mut self.framer, &bytes),
                     None => Err(Step::Lost),
                 },
                 input = self.console.input.recv(), if starved && !self.console_closed => {
@@ -286,12 +308,12 @@ impl<G: GdbMachine> Session<G> {
                 }
                 permit = self.console.output.reserve(), if !self.backlog.is_empty() => {
                     if let Ok(permit) = permit {
-                        permit.send(std::mem::take(&mut self.backlog));
+                        permit.send(next_chunk(&mut self.backlog));
                     } else {
                         self.backlog.clear();
                     }
                 }
-                accepted = listener.accept() => refuse_second_client(accepted).await,
+                accepted = listener.accept() => second_client(accepted, gdb_rx, &mut self.next_client).await,
             }
             return Ok(g.into());
         }
@@ -302,7 +324,7 @@ impl<G: GdbMachine> Session<G> {
         let event = if stepping {
             self.target.machine.step()
         } else {
-            self.target.machine.run(BURST).stop
+            self.burst()
         };
         self.target.stats.executed += self
             .target
@@ -322,6 +344,35 @@ impl<G: GdbMachine> Session<G> {
                 Ok(g.into())
             }
         }
+    }
+}
+
+impl<G: GdbMachine> Session<G> {
+    /// Runs up to BURST instructions in slices, ending early when the guest has written a lot.
+    fn burst(&mut self) -> Option<asmdbg_core::StopEvent> {
+        let mut left = BURST;
+        while left > 0 {
+            let outcome = self.target.machine.run(left.min(SLICE));
+            if outcome.stop.is_some() {
+                return outcome.stop;
+            }
+            left = left.saturating_sub(outcome.executed.max(1));
+            if self.target.machine.console().output().len() > OUTPUT_BACKLOG {
+                break;
+            }
+        }
+        None
+    }
+}
+
+/// The first CHUNK bytes of `backlog` (all of it when shorter), taken out of it.
+fn next_chunk(backlog: &mut Vec<u8>) -> Vec<u8> {
+    if backlog.len() <= CHUNK {
+        std::mem::take(backlog)
+    } else {
+        // A fresh allocation of CHUNK bytes: a chunk that kept the backlog's capacity would
+        // park megabytes in the channel.
+        backlog.drain(..CHUNK).collect()
     }
 }
 
@@ -362,6 +413,184 @@ fn interrupted<U>() -> SingleThreadStopReason<U> {
     SingleThreadStopReason::Signal(Signal::SIGINT)
 }
 
+/// What arrives from gdb after framing: a checksum-valid packet or an interrupt for gdbstub, or
+/// an answer the session gives itself.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// `$...#xx` with a correct checksum, or the single byte 0x03.
+    Feed(Vec<u8>),
+    /// A packet that cannot be served (bad checksum, too long): this goes back to gdb.
+    Reply(Vec<u8>),
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum FrameState {
+    #[default]
+    Between,
+    Body,
+    Checksum1,
+    Checksum2,
+}
+
+/// Frames the byte stream from gdb before gdbstub sees it. gdbstub ends the session on any
+/// byte outside a packet other than `$`, `+` and 0x03, on a bad checksum, on a `-` and on a
+/// packet longer than its buffer; a debugger on a noisy line or a client that sends garbage
+/// must keep its session instead. Acks are dropped here (asmdbg never resends).
+#[derive(Debug, Default)]
+pub struct Framer {
+    state: FrameState,
+    packet: Vec<u8>,
+    /// The packet grew past the buffer: its bytes are skipped up to its checksum.
+    oversized: bool,
+    /// gdb switched acknowledgements off (replayed when gdbstub is restarted).
+    pub no_ack: bool,
+    /// Bytes dropped, for the log.
+    pub dropped: u64,
+    /// Packets gdbstub failed on in this connection.
+    recoveries: u32,
+}
+
+/// `-`: the packet arrived damaged; in acknowledgement mode gdb sends it again.
+const NACK: &[u8] = b"-";
+
+impl Framer {
+    /// Splits `bytes` into frames, keeping an unfinished packet for the next call.
+    pub fn push(&mut self, bytes: &[u8], frames: &mut Vec<Frame>) {
+        for &b in bytes {
+            match self.state {
+                FrameState::Between => match b {
+                    b'$' => {
+                        self.packet.clear();
+                        self.packet.push(b);
+                        self.oversized = false;
+                        self.state = FrameState::Body;
+                    }
+                    0x03 => frames.push(Frame::Feed(vec![b])),
+                    b'+' => {}
+                    _ => self.dropped += 1,
+                },
+                FrameState::Body => {
+                    if b == b'#' {
+                        self.state = FrameState::Checksum1;
+                    }
+                    self.keep(b);
+                }
+                FrameState::Checksum1 => {
+                    self.keep(b);
+                    self.state = FrameState::Checksum2;
+                }
+                FrameState::Checksum2 => {
+                    self.keep(b);
+                    self.state = FrameState::Between;
+                    frames.push(self.finish());
+                }
+            }
+        }
+    }
+
+    fn keep(&mut self, b: u8) {
+        // Room for the checksum gdbstub's buffer must also hold.
+        if self.packet.len() < PACKET_SIZE {
+            self.packet.push(b);
+        } else {
+            self.oversized = true;
+        }
+    }
+
+    fn finish(&mut self) -> Frame {
+        let packet = std::mem::take(&mut self.packet);
+        if self.oversized {
+            self.dropped += packet.len() as u64;
+            log::warn!("gdb sent a packet longer than {PACKET_SIZE} bytes; answered E01");
+            return Frame::Reply(rsp_packet("E01").into_bytes());
+        }
+        let n = packet.len();
+        let payload = &packet[1..n - 3];
+        let sum = payload.iter().fold(0u8, |a, &b| a.wrapping_add(b));
+        let given = std::str::from_utf8(&packet[n - 2..])
+            .ok()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if given != Some(sum) {
+            self.dropped += n as u64;
+            log::warn!("gdb sent a packet with a bad checksum; asked for it again");
+            return Frame::Reply(NACK.to_vec());
+        }
+        if payload == b"QStartNoAckMode" {
+            self.no_ack = true;
+        }
+        Frame::Feed(packet)
+    }
+}
+
+/// Protocol errors one connection may recover from before asmdbg gives up on it.
+const MAX_RECOVERIES: u32 = 1000;
+
+/// Frames `bytes` and feeds the packets to gdbstub. A packet gdbstub cannot parse or serve
+/// ends its state machine; a fresh one takes over the same connection (acknowledgement mode
+/// and a pending resume replayed), and gdb gets an error reply instead of a closed socket.
+fn receive<'a, G: GdbMachine>(
+    mut sm: Stub<'a, G>,
+    target: &mut Debuggee<G>,
+    framer: &mut Framer,
+    bytes: &[u8],
+) -> Result<Stub<'a, G>, Step> {
+    let mut frames = Vec::new();
+    framer.push(bytes, &mut frames);
+    for frame in frames {
+        let packet = match frame {
+            Frame::Reply(reply) => {
+                conn(&mut sm).0.extend_from_slice(&reply);
+                continue;
+            }
+            Frame::Feed(packet) => packet,
+        };
+        let resume = target.resume;
+        sm = match feed(sm, target, &packet) {
+            Ok(sm) => sm,
+            Err(Step::Stub(e)) if framer.recoveries < MAX_RECOVERIES => {
+                framer.recoveries += 1;
+                log::warn!(
+                    "gdb packet {:?} failed ({e}); the session goes on",
+                    String::from_utf8_lossy(&packet[..packet.len().min(64)])
+                );
+                let mut sm = restart(target, framer.no_ack, resume)?;
+                if resume.is_none() {
+                    conn(&mut sm)
+                        .0
+                        .extend_from_slice(rsp_packet("E01").as_bytes());
+                }
+                sm
+            }
+            Err(e) => return Err(e),
+        };
+    }
+    Ok(sm)
+}
+
+/// A new gdbstub state machine for a connection that is already set up: acknowledgements as
+/// gdb negotiated them, and running again if gdb had resumed the machine.
+fn restart<'a, G: GdbMachine>(
+    target: &mut Debuggee<G>,
+    no_ack: bool,
+    resume: Option<ResumeMode>,
+) -> Result<Stub<'a, G>, Step> {
+    let stub = GdbStubBuilder::new(BufConn::default())
+        .packet_buffer_size(PACKET_SIZE)
+        .build()
+        .map_err(|e| Step::Stub(e.to_string()))?;
+    let mut sm = stub.run_state_machine(target)?;
+    if no_ack {
+        sm = feed(sm, target, rsp_packet("QStartNoAckMode").as_bytes())?;
+    }
+    match resume {
+        Some(ResumeMode::Continue) => sm = feed(sm, target, rsp_packet("vCont;c").as_bytes())?,
+        Some(ResumeMode::Step) => sm = feed(sm, target, rsp_packet("vCont;s").as_bytes())?,
+        None => {}
+    }
+    conn(&mut sm).0.clear();
+    Ok(sm)
+}
+
 /// Feeds bytes to gdbstub one at a time, handling an interrupt as soon as it appears.
 fn feed<'a, G: GdbMachine>(
     mut sm: Stub<'a, G>,
@@ -389,16 +618,71 @@ fn feed<'a, G: GdbMachine>(
     Ok(sm)
 }
 
-/// A second debugger while one is attached: tell it plainly and close.
-async fn refuse_second_client(accepted: io::Result<(TcpStream, SocketAddr)>) {
-    if let Ok((mut stream, peer)) = accepted {
-        log::warn!("refused a second gdb connection from {peer}: one is already attached");
-        // An RSP error reply gdb prints as the reason the connection failed.
-        let text = "another debugger is already attached to this asmdbg";
-        let packet = rsp_packet(&format!("E.{text}"));
-        let _ = stream.write_all(packet.as_bytes()).await;
-        let _ = stream.shutdown().await;
+/// A connection while one is attached. A debugger that reconnects right after its old
+/// connection dropped is served next (`next`) rather than refused, even when the old socket's
+/// end has not been read yet; a real second debugger is refused.
+async fn second_client(
+    accepted: io::Result<(TcpStream, SocketAddr)>,
+    gdb_rx: &mpsc::Receiver<Vec<u8>>,
+    next: &mut Option<(TcpStream, SocketAddr)>,
+) {
+    let Ok((stream, peer)) = accepted else {
+        return;
+    };
+    let deadline = Instant::now() + HANDOVER_GRACE;
+    while !gdb_rx.is_closed() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    if gdb_rx.is_closed() && next.is_none() {
+        *next = Some((stream, peer));
+    } else {
+        tokio::spawn(refuse_second_client(stream, peer));
+    }
+}
+
+/// The refusal a second debugger gets.
+pub const REFUSAL: &str = "another debugger is already attached to this asmdbg";
+
+/// Whether `bytes` hold a whole `$...#xx` packet.
+fn has_packet(bytes: &[u8]) -> bool {
+    let Some(start) = bytes.iter().position(|&b| b == b'$') else {
+        return false;
+    };
+    bytes[start..]
+        .iter()
+        .position(|&b| b == b'#')
+        .is_some_and(|hash| start + hash + 3 <= bytes.len())
+}
+
+/// A second debugger while one is attached: tell it plainly and close. gdb sends its first
+/// packet right after connecting; the answer waits for it, so gdb reads the refusal as the
+/// reply to `qSupported` (and prints it) instead of failing on a reset connection.
+async fn refuse_second_client(mut stream: TcpStream, peer: SocketAddr) {
+    log::warn!("refused a second gdb connection from {peer}: one is already attached");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        while !has_packet(&seen) {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => seen.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    let ack = if has_packet(&seen) { "+" } else { "" };
+    let reply = format!("{ack}{}", rsp_packet(&format!("E.{REFUSAL}")));
+    let _ = stream.write_all(reply.as_bytes()).await;
+    let _ = stream.shutdown().await;
+    // Let the peer read the reply before the socket goes away.
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Ok(n) = stream.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// `$payload#checksum`.
@@ -423,6 +707,84 @@ pub async fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn frames(framer: &mut Framer, bytes: &[u8]) -> Vec<Frame> {
+        let mut out = Vec::new();
+        framer.push(bytes, &mut out);
+        out
+    }
+
+    #[test]
+    fn framer_passes_valid_packets_and_interrupts_across_reads() {
+        let mut f = Framer::default();
+        assert_eq!(frames(&mut f, b"+$g#6"), vec![]);
+        assert_eq!(
+            frames(&mut f, b"7\x03$?#3f"),
+            vec![
+                Frame::Feed(b"$g#67".to_vec()),
+                Frame::Feed(vec![0x03]),
+                Frame::Feed(b"$?#3f".to_vec()),
+            ]
+        );
+        assert_eq!(f.dropped, 0);
+        assert!(!f.no_ack);
+        let noack = rsp_packet("QStartNoAckMode");
+        assert_eq!(
+            frames(&mut f, noack.as_bytes()),
+            vec![Frame::Feed(noack.into_bytes())]
+        );
+        assert!(f.no_ack);
+    }
+
+    #[test]
+    fn framer_drops_garbage_and_nacks_bad_checksums() {
+        let mut f = Framer::default();
+        assert_eq!(
+            frames(&mut f, b"hello-\xff$g#00$g#zz$m0,4#fd"),
+            vec![
+                Frame::Reply(b"-".to_vec()),
+                Frame::Reply(b"-".to_vec()),
+                Frame::Feed(b"$m0,4#fd".to_vec()),
+            ]
+        );
+        assert_eq!(f.dropped, 7 + 5 + 5);
+    }
+
+    #[test]
+    fn framer_answers_an_oversized_packet_with_an_error_and_goes_on() {
+        let mut f = Framer::default();
+        let mut huge = vec![b'$'];
+        huge.extend(std::iter::repeat(b'M').take(3 * PACKET_SIZE));
+        huge.extend_from_slice(b"#00$g#67");
+        assert_eq!(
+            frames(&mut f, &huge),
+            vec![
+                Frame::Reply(rsp_packet("E01").into_bytes()),
+                Frame::Feed(b"$g#67".to_vec()),
+            ]
+        );
+    }
+
+    #[test]
+    fn output_goes_out_in_bounded_chunks() {
+        let mut backlog: Vec<u8> = (0..CHUNK * 2 + 5).map(|i| i as u8).collect();
+        let first = next_chunk(&mut backlog);
+        assert_eq!(first.len(), CHUNK);
+        assert!(first.capacity() < 2 * CHUNK, "no hidden megabytes");
+        assert_eq!(first[1], 1);
+        assert_eq!(backlog.len(), CHUNK + 5);
+        assert_eq!(backlog[0], CHUNK as u8);
+        assert_eq!(next_chunk(&mut backlog).len(), CHUNK);
+        assert_eq!(next_chunk(&mut backlog).len(), 5);
+        assert!(backlog.is_empty());
+    }
+
+    #[test]
+    fn a_packet_is_whole_with_its_checksum() {
+        assert!(has_packet(b"+$qSupported:x#12"));
+        assert!(!has_packet(b"+$qSupported:x#1"));
+        assert!(!has_packet(b"+"));
+    }
 
     #[test]
     fn packets_carry_their_checksum() {
