@@ -1,0 +1,511 @@
+//! Fuzz harnesses for asmdbg: what the outside world sends (source text, object files, memory
+//! images a program builds for itself, RSP byte streams) must never panic, hang or grow memory
+//! without bound. Each `fuzz_targets/NAME.rs` calls the function of the same name; the first
+//! byte of the input picks the ISA, so one target covers all three machines.
+//!
+//! A harness panics only where asmdbg broke a promise (an invariant check below); a plain error
+//! result is a correct answer to bad input.
+
+use asmdbg_core::gdb::{Debuggee, GdbMachine};
+use asmdbg_core::{Isa, Machine, MachineOptions, StopEvent, WatchKind};
+use gdbstub::common::Signal;
+use gdbstub::conn::Connection;
+use gdbstub::stub::state_machine::GdbStubStateMachine;
+use gdbstub::stub::{GdbStubBuilder, SingleThreadStopReason};
+
+/// Instructions one machine input may run in all (keeps every input well under a second).
+const MACHINE_BUDGET: u64 = 20_000;
+/// Instructions per burst in the stub harness, like the driver's bursts but smaller.
+const STUB_BURST: u64 = 500;
+/// Bytes of one RSP chunk fed between bursts.
+const STUB_CHUNK: usize = 64;
+/// The driver's packet buffer size (src/debug.rs PACKET_SIZE).
+const PACKET_SIZE: usize = 0x4000;
+
+fn isa_of(selector: u8) -> Isa {
+    match selector % 3 {
+        0 => Isa::Lc3,
+        1 => Isa::Mips,
+        _ => Isa::SimpleRisc,
+    }
+}
+
+/// Each assembler on arbitrary text; what assembles is also written as an object file / ELF,
+/// read back, and disassembled word by word.
+pub fn asm(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    // Finding 1 (open): a NUL inside a label reaches object's string table, which asserts
+    // (core elf.rs write_elf). Until write_elf rejects such names, ELF output is only tried for
+    // sources without NUL so the fuzzer can look further.
+    let elf = !text.contains('\0');
+    match isa_of(selector) {
+        Isa::Lc3 => {
+            let opts = asmdbg_lc3::asm::AsmOptions {
+                strict: selector & 0x80 != 0,
+            };
+            let Ok(program) = asmdbg_lc3::asm::assemble_str("fuzz.asm", &text, &opts) else {
+                return;
+            };
+            if elf {
+                let _ = asmdbg_lc3::elf::elf_from_program(&program);
+            }
+            let _ = asmdbg_lc3::objfile::write_sym(&program);
+            if let Ok(obj) = asmdbg_lc3::objfile::write_obj(&program) {
+                let back = asmdbg_lc3::objfile::read_obj(&obj);
+                assert!(back.is_ok(), "an object file asmdbg wrote must read back");
+            }
+            for segment in &program.segments {
+                for (i, &word) in segment.words.iter().enumerate() {
+                    let addr = segment.origin.wrapping_add(i as u16);
+                    let _ =
+                        asmdbg_lc3::decode::disassemble(word, addr, Some(&program.debug.symbols));
+                }
+            }
+        }
+        Isa::Mips => {
+            // .include must not reach real files: resolve it in an empty directory.
+            let opts = asmdbg_mips::asm::AsmOptions {
+                work_dir: Some(std::path::PathBuf::from("/nonexistent-asmdbg-fuzz")),
+                delay_slots: selector & 0x80 != 0,
+            };
+            let file = asmdbg_core::SourceFile::new("fuzz.asm", text.as_ref());
+            let Ok(program) = asmdbg_mips::asm::assemble(&file, &opts) else {
+                return;
+            };
+            if elf {
+                let _ = asmdbg_mips::elf::elf_from_program(&program, opts.delay_slots);
+            }
+            for chunk in program.chunks.iter().filter(|c| c.kind.is_code()) {
+                for (i, w) in chunk.bytes.chunks_exact(4).enumerate() {
+                    let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                    let addr = chunk.addr.wrapping_add(4 * i as u32);
+                    let _ =
+                        asmdbg_mips::decode::disassemble(word, addr, Some(&program.debug.symbols));
+                }
+            }
+        }
+        Isa::SimpleRisc => {
+            let opts = asmdbg_simplerisc::AsmOptions {
+                no_mul: selector & 0x80 != 0,
+            };
+            let Ok(program) = asmdbg_simplerisc::assemble("fuzz.asm", &text, opts) else {
+                return;
+            };
+            if elf {
+                let _ = asmdbg_simplerisc::elf::elf_from_program(&program);
+            }
+            for i in 0..program.slots.len() {
+                if let Some(word) = program.word(i) {
+                    let _ = asmdbg_simplerisc::decode::decode(word)
+                        .disasm(i as u32, Some(&program.debug.symbols));
+                }
+            }
+        }
+    }
+}
+
+/// The LC-3 object-file reader (classic and lc3tools formats) on arbitrary bytes, then the
+/// machine built from whatever it accepted.
+pub fn lc3_obj(data: &[u8]) {
+    let Ok(program) = asmdbg_lc3::objfile::read_obj(data) else {
+        return;
+    };
+    let profile = asmdbg_lc3::os::default_profile();
+    if let Ok(mut m) = asmdbg_lc3::Lc3Machine::new(program, profile) {
+        m.console().close_input();
+        let outcome = m.run(MACHINE_BUDGET);
+        assert!(outcome.executed <= MACHINE_BUDGET);
+    }
+}
+
+/// Splits the fuzz input into header bytes and an image.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.byte(), self.byte()])
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes([self.byte(), self.byte(), self.byte(), self.byte()])
+    }
+}
+
+/// Each machine on an arbitrary memory image, with breakpoints, watchpoints and console input
+/// taken from the input, run and stepped for a bounded budget. Checks the run contract: a run
+/// never exceeds its budget, a breakpoint stop is at a breakpoint, a watch stop is on a watched
+/// address.
+pub fn machine(data: &[u8]) {
+    let mut input = Bytes(data);
+    let selector = input.byte();
+    match isa_of(selector) {
+        Isa::Lc3 => {
+            let names = asmdbg_lc3::profile_names();
+            let name = names[(selector as usize / 3) % names.len()];
+            let Some(profile) = asmdbg_lc3::os::profile(name) else {
+                return;
+            };
+            let origin = input.u16();
+            let traps = Traps::take(&mut input, |b| b.u16() as u64);
+            let words: Vec<u16> = input
+                .0
+                .chunks(2)
+                .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]))
+                .collect();
+            let program = asmdbg_lc3::Program {
+                segments: vec![asmdbg_lc3::Segment { origin, words }],
+                ..Default::default()
+            };
+            if let Ok(mut m) = asmdbg_lc3::Lc3Machine::new(program, profile) {
+                exercise(&mut m, &traps, false);
+            }
+        }
+        Isa::Mips => {
+            let traps = Traps::take(&mut input, |b| 0x0040_0000 + (b.u16() as u64 & !3));
+            let (text, data) = input.0.split_at(input.0.len() / 2);
+            let program = asmdbg_mips::Program {
+                chunks: vec![
+                    asmdbg_mips::Chunk {
+                        kind: asmdbg_mips::ChunkKind::Text,
+                        addr: 0x0040_0000,
+                        bytes: text.to_vec(),
+                    },
+                    asmdbg_mips::Chunk {
+                        kind: asmdbg_mips::ChunkKind::Data,
+                        addr: 0x1001_0000,
+                        bytes: data.to_vec(),
+                    },
+                ],
+                text_start: 0x0040_0000,
+                ..Default::default()
+            };
+            let opts = MachineOptions {
+                virtual_time: true,
+                seed: Some(1),
+                delay_slots: selector & 0x80 != 0,
+                work_dir: Some(std::path::PathBuf::from("/nonexistent-asmdbg-fuzz")),
+                ..Default::default()
+            };
+            if let Ok(mut m) = asmdbg_mips::MipsMachine::new(program, &opts) {
+                exercise(&mut m, &traps, true);
+            }
+        }
+        Isa::SimpleRisc => {
+            let traps = Traps::take(&mut input, |b| b.u16() as u64);
+            let code_len = (input.u16() as usize % 512).min(input.0.len() / 4);
+            let words: Vec<u32> = (0..code_len).map(|_| input.u32()).collect();
+            let program = asmdbg_simplerisc::Program::from_words(&words);
+            let opts = MachineOptions {
+                no_mul: selector & 0x80 != 0,
+                ..Default::default()
+            };
+            if let Ok(mut m) = asmdbg_simplerisc::SrMachine::new(program, &opts) {
+                let mut addr = 0u64;
+                while input.0.len() >= 4 {
+                    let _ = m.poke_word(addr, input.u32());
+                    addr += 4;
+                }
+                exercise(&mut m, &traps, false);
+            }
+        }
+    }
+}
+
+/// Breakpoints, watchpoints and console input for one machine input.
+struct Traps {
+    breakpoints: Vec<u64>,
+    watchpoints: Vec<(u64, u64, WatchKind)>,
+    input: Vec<u8>,
+}
+
+impl Traps {
+    fn take(bytes: &mut Bytes<'_>, addr: impl Fn(&mut Bytes<'_>) -> u64) -> Traps {
+        let counts = bytes.byte();
+        let breakpoints = (0..counts & 7).map(|_| addr(bytes)).collect();
+        let watchpoints = (0..(counts >> 3) & 3)
+            .map(|_| {
+                let a = addr(bytes);
+                let k = bytes.byte();
+                let kind = match k % 3 {
+                    0 => WatchKind::Write,
+                    1 => WatchKind::Read,
+                    _ => WatchKind::Access,
+                };
+                (a, 1 + (k as u64 >> 2) % 8, kind)
+            })
+            .collect();
+        let input_len = (bytes.byte() % 16) as usize;
+        let input = (0..input_len).map(|_| bytes.byte()).collect();
+        Traps {
+            breakpoints,
+            watchpoints,
+            input,
+        }
+    }
+}
+
+/// MARS's "open file" syscall: the harness never lets a random image create or truncate files.
+fn is_mips_file_syscall(m: &impl Machine) -> bool {
+    m.read_register(2) == Some(13) && m.peek_word(m.pc()) == Ok(0x0000_000c)
+}
+
+fn exercise(m: &mut impl Machine, traps: &Traps, mips: bool) {
+    for &b in &traps.breakpoints {
+        m.breakpoints().insert(b);
+    }
+    for &(a, len, kind) in &traps.watchpoints {
+        m.watchpoints().insert(a, len, kind);
+    }
+    m.console().push_input(&traps.input);
+    m.console().close_input();
+    let mut left = MACHINE_BUDGET;
+    let mut turns = 0;
+    let max_turns = if mips { MACHINE_BUDGET } else { 64 };
+    while left > 0 && turns < max_turns {
+        turns += 1;
+        if mips && is_mips_file_syscall(m) {
+            return;
+        }
+        let pc = m.pc();
+        let _ = m.disassemble(pc);
+        let before = m.instructions_executed();
+        // MIPS runs one instruction at a time so the file-syscall guard sees each one.
+        let budget = if mips { 1 } else { left.min(4096) };
+        let stop = if turns % 5 == 0 {
+            m.step()
+        } else {
+            let outcome = m.run(budget);
+            assert!(outcome.executed <= budget, "run exceeded its budget");
+            outcome.stop
+        };
+        let done = m.instructions_executed().saturating_sub(before);
+        left = left.saturating_sub(done.max(1));
+        match stop {
+            Some(StopEvent::Breakpoint) => {
+                let pc = m.pc();
+                assert!(
+                    m.breakpoints().contains(pc),
+                    "breakpoint stop off a breakpoint"
+                );
+                let _ = m.step();
+            }
+            Some(StopEvent::Watch { addr, .. }) => {
+                assert!(
+                    traps
+                        .watchpoints
+                        .iter()
+                        .any(|&(a, len, _)| addr >= a && addr < a.saturating_add(len)),
+                    "watch stop at {addr:#x} outside every watchpoint"
+                );
+            }
+            Some(StopEvent::Halted | StopEvent::Exited(_) | StopEvent::Fault(_)) => return,
+            Some(StopEvent::NeedInput) if m.console().input_closed() => return,
+            Some(StopEvent::NeedInput) | None => {}
+        }
+    }
+    for i in 0..m.registers().len() {
+        let _ = m.read_register(i);
+    }
+    let _ = m.console().take_output();
+}
+
+/// gdbstub writes into this; the harness discards it.
+#[derive(Default)]
+struct Sink(usize);
+
+impl Connection for Sink {
+    type Error = std::convert::Infallible;
+
+    fn write(&mut self, _byte: u8) -> Result<(), Self::Error> {
+        self.0 += 1;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+type Sm<'a, G> = GdbStubStateMachine<'a, Debuggee<G>, Sink>;
+
+fn interrupted<U>() -> SingleThreadStopReason<U> {
+    SingleThreadStopReason::Signal(Signal::SIGINT)
+}
+
+/// The stub on an arbitrary RSP byte stream: `Debuggee` + gdbstub's state machine driven the
+/// way src/debug.rs drives them (bytes one at a time, bursts while running, interrupts handled
+/// at once), restarted after a protocol error or a detach as a new connection would be.
+pub fn stub(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    match isa_of(selector) {
+        Isa::Lc3 => {
+            let source = "\
+        .ORIG x3000
+LOOP    GETC
+        OUT
+        LEA R0, MSG
+        PUTS
+        ST R0, SAVE
+        ADD R1, R1, #1
+        BRnzp LOOP
+SAVE    .FILL 0
+MSG     .STRINGZ \"hi\"
+        .END
+";
+            if let Ok(m) =
+                asmdbg_lc3::load_machine("fuzz.asm", source.as_bytes(), &Default::default())
+            {
+                drive_stub(m, rest);
+            }
+        }
+        Isa::Mips => {
+            let source = "\
+        .data
+buf:    .space 16
+msg:    .asciiz \"hi\\n\"
+        .text
+main:   li $v0, 8
+        la $a0, buf
+        li $a1, 16
+        syscall
+        li $v0, 4
+        la $a0, msg
+        syscall
+        sw $v0, buf
+        j main
+";
+            let opts = MachineOptions {
+                virtual_time: true,
+                seed: Some(1),
+                ..Default::default()
+            };
+            if let Ok(m) = asmdbg_mips::load_machine("fuzz.asm", source, &opts) {
+                drive_stub(m, rest);
+            }
+        }
+        Isa::SimpleRisc => {
+            let source = "\
+.main:
+    mov r1, 10
+loop:
+    st r1, 0[sp]
+    sub r1, r1, 1
+    cmp r1, 0
+    bgt loop
+    call f
+    b .main
+f:
+    ret
+";
+            if let Ok(m) = asmdbg_simplerisc::load_machine("fuzz.asm", source, &Default::default())
+            {
+                drive_stub(m, rest);
+            }
+        }
+    }
+}
+
+fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) {
+    let mut target = Debuggee::new(machine);
+    target.exec = Some(asmdbg_core::gdb::ExecImage {
+        name: "fuzz.elf".to_string(),
+        bytes: vec![0x7f, b'E', b'L', b'F', 1, 1, 1, 0],
+    });
+    let mut chunks = stream.chunks(STUB_CHUNK);
+    let mut connections = 0;
+    'connection: while connections < 8 {
+        connections += 1;
+        let Ok(stub) = GdbStubBuilder::new(Sink::default())
+            .packet_buffer_size(PACKET_SIZE)
+            .build()
+        else {
+            return;
+        };
+        let Ok(mut sm) = stub.run_state_machine(&mut target) else {
+            return;
+        };
+        target.console_notes.clear();
+        loop {
+            let chunk = chunks.next();
+            if let GdbStubStateMachine::Running(g) = sm {
+                sm = match burst(g, &mut target) {
+                    Some(next) => next,
+                    None => continue 'connection,
+                };
+            }
+            let Some(chunk) = chunk else {
+                return;
+            };
+            for &byte in chunk {
+                let next = match sm {
+                    GdbStubStateMachine::Idle(g) => g.incoming_data(&mut target, byte),
+                    GdbStubStateMachine::Running(g) => g.incoming_data(&mut target, byte),
+                    GdbStubStateMachine::CtrlCInterrupt(g) => {
+                        target.resume = None;
+                        g.interrupt_handled(&mut target, Some(interrupted()))
+                    }
+                    GdbStubStateMachine::Disconnected(_) => continue 'connection,
+                };
+                sm = match next {
+                    Ok(GdbStubStateMachine::CtrlCInterrupt(g)) => {
+                        target.resume = None;
+                        match g.interrupt_handled(&mut target, Some(interrupted())) {
+                            Ok(sm) => sm,
+                            Err(_) => continue 'connection,
+                        }
+                    }
+                    Ok(sm) => sm,
+                    // A protocol error ends this connection; the machine stays.
+                    Err(_) => continue 'connection,
+                };
+            }
+            if let GdbStubStateMachine::Disconnected(_) = sm {
+                continue 'connection;
+            }
+        }
+    }
+}
+
+/// One burst of a running machine; `None` when the stub failed.
+fn burst<'a, G: GdbMachine>(
+    g: gdbstub::stub::state_machine::GdbStubStateMachineInner<
+        'a,
+        gdbstub::stub::state_machine::state::Running,
+        Debuggee<G>,
+        Sink,
+    >,
+    target: &mut Debuggee<G>,
+) -> Option<Sm<'a, G>> {
+    let stepping = target.resume == Some(asmdbg_core::gdb::ResumeMode::Step);
+    let event = if stepping {
+        target.machine.step()
+    } else {
+        target.machine.run(STUB_BURST).stop
+    };
+    let _ = target.machine.console().take_output();
+    if target.machine.console().waiting() {
+        target.machine.console().push_input(b"x\n");
+    }
+    match target.stop_reason(event, stepping) {
+        Some(reason) => {
+            target.resume = None;
+            g.report_stop(target, reason).ok()
+        }
+        None => Some(g.into()),
+    }
+}
