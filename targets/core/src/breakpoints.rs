@@ -8,8 +8,18 @@
 //! only accesses to flagged pages scan the (short) list of watchpoints exactly.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::event::{AccessKind, WatchKind};
+
+/// Every change to any breakpoint or watchpoint set takes a new value from here, so a cpu that
+/// keeps its own copy (a patched code array, a page filter) re-syncs only when its set changed:
+/// one compare per `run` instead of a walk over every breakpoint.
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+fn next_generation() -> u64 {
+    NEXT_GENERATION.fetch_add(1, Ordering::Relaxed)
+}
 
 /// A set of breakpoint addresses (native addresses of the machine).
 #[derive(Debug, Clone)]
@@ -22,6 +32,7 @@ pub struct BreakpointSet {
     counts: BTreeMap<u64, u32>,
     /// Addresses outside the bitmap or not aligned to it.
     outside: Vec<u64>,
+    generation: u64,
 }
 
 impl BreakpointSet {
@@ -35,7 +46,13 @@ impl BreakpointSet {
             bits: vec![0; slots.div_ceil(64) as usize],
             counts: BTreeMap::new(),
             outside: Vec::new(),
+            generation: next_generation(),
         }
+    }
+
+    /// Changes whenever the set changes (never 0; unique across all sets).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     #[inline(always)]
@@ -50,6 +67,7 @@ impl BreakpointSet {
 
     /// Adds a breakpoint. Returns true (adding never fails; kept for the gdbstub signature).
     pub fn insert(&mut self, addr: u64) -> bool {
+        self.generation = next_generation();
         let count = self.counts.entry(addr).or_insert(0);
         *count += 1;
         if *count == 1 {
@@ -70,6 +88,7 @@ impl BreakpointSet {
         let Some(count) = self.counts.get_mut(&addr) else {
             return false;
         };
+        self.generation = next_generation();
         *count -= 1;
         if *count == 0 {
             self.counts.remove(&addr);
@@ -103,6 +122,7 @@ impl BreakpointSet {
     }
 
     pub fn clear(&mut self) {
+        self.generation = next_generation();
         self.bits.iter_mut().for_each(|w| *w = 0);
         self.counts.clear();
         self.outside.clear();
@@ -130,6 +150,7 @@ pub struct WatchpointSet {
     pages: Vec<u64>,
     space: u64,
     watches: Vec<Watchpoint>,
+    generation: u64,
 }
 
 impl WatchpointSet {
@@ -141,7 +162,13 @@ impl WatchpointSet {
             pages: Vec::new(),
             space,
             watches: Vec::new(),
+            generation: next_generation(),
         }
+    }
+
+    /// Changes whenever the set changes (never 0; unique across all sets).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Adds a watchpoint over `len` units from `addr` (a zero length is taken as one unit).
@@ -168,6 +195,7 @@ impl WatchpointSet {
     }
 
     fn rebuild_pages(&mut self) {
+        self.generation = next_generation();
         if self.watches.is_empty() {
             self.pages = Vec::new();
             return;
@@ -188,6 +216,7 @@ impl WatchpointSet {
     }
 
     pub fn clear(&mut self) {
+        self.generation = next_generation();
         self.watches.clear();
         self.pages = Vec::new();
     }
@@ -261,6 +290,25 @@ mod tests {
         assert!(!b.remove(0x500000));
         b.clear();
         assert!(!b.contains(0x400004));
+    }
+
+    #[test]
+    fn generations_change_with_every_change() {
+        let mut b = BreakpointSet::new(0, 16, 0);
+        let g0 = b.generation();
+        assert_ne!(g0, 0);
+        b.insert(3);
+        let g1 = b.generation();
+        assert_ne!(g1, g0);
+        assert!(!b.remove(9));
+        assert_eq!(b.generation(), g1, "a failed remove changes nothing");
+        b.remove(3);
+        assert_ne!(b.generation(), g1);
+        let mut w = WatchpointSet::new(16, 2);
+        let w0 = w.generation();
+        w.insert(1, 1, WatchKind::Read);
+        assert_ne!(w.generation(), w0);
+        assert_ne!(w.generation(), b.generation(), "unique across sets");
     }
 
     #[test]

@@ -125,6 +125,8 @@ pub struct Cpu {
     /// One bit per 256-word page holding a watched word, rebuilt with the bitmap: a load or
     /// store outside these pages costs one bit test instead of a call.
     watch_pages: [u64; 4],
+    /// The generations of `breakpoints` and `watchpoints` the bitmap and pages were built from.
+    synced_generations: (u64, u64),
     executed: u64,
 }
 
@@ -175,6 +177,7 @@ impl Cpu {
             breakpoint_bits_set: Vec::new(),
             watch_pages: [0; 4],
             executed: 0,
+            synced_generations: (0, 0),
             empty_polls: 0,
         };
         cpu.privilege_changed();
@@ -301,6 +304,11 @@ impl Cpu {
     /// Copies the debugger's breakpoint and watchpoint sets into the hot loop's bitmaps.
     /// O(breakpoints + watched pages): the sets can change between any two calls of `run`.
     fn sync_debug_sets(&mut self) {
+        let generations = (self.breakpoints.generation(), self.watchpoints.generation());
+        if generations == self.synced_generations {
+            return;
+        }
+        self.synced_generations = generations;
         for pc in self.breakpoint_bits_set.drain(..) {
             self.breakpoint_bits[(pc >> 6) as usize] = 0;
         }

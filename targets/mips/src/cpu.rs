@@ -130,6 +130,8 @@ pub struct Cpu {
     exec: Vec<Instruction>,
     /// The breakpoint addresses `exec` was built for.
     exec_breakpoints: Vec<u64>,
+    /// Generation of `breakpoints` that `exec` was last checked against.
+    synced_breakpoints: u64,
     text_words: Vec<u32>,
     ktext: Vec<Instruction>,
     ktext_words: Vec<u32>,
@@ -142,6 +144,8 @@ pub struct Cpu {
     delay_target: u32,
     /// Copy of the watchpoints, synchronised before every `run` and `step`.
     watch_ranges: Vec<Watchpoint>,
+    /// Generation of `watchpoints` that `watch_ranges` was last checked against.
+    synced_watchpoints: u64,
     /// Bounds of all watched ranges, for a two-compare rejection of most accesses.
     watch_low: u64,
     watch_high: u64,
@@ -173,6 +177,7 @@ impl Cpu {
             text: Vec::new(),
             exec: Vec::new(),
             exec_breakpoints: Vec::new(),
+            synced_breakpoints: 0,
             text_words: Vec::new(),
             ktext: Vec::new(),
             ktext_words: Vec::new(),
@@ -184,6 +189,7 @@ impl Cpu {
             delay: Delay::None,
             delay_target: 0,
             watch_ranges: Vec::new(),
+            synced_watchpoints: 0,
             watch_low: u64::MAX,
             watch_high: 0,
             watch_suppressed: false,
@@ -253,6 +259,11 @@ impl Cpu {
     /// Brings `exec` up to date with `text` and the breakpoint set (the debugger may have changed
     /// either between runs).
     fn sync_breakpoints(&mut self) {
+        let generation = self.breakpoints.generation();
+        if generation == self.synced_breakpoints && self.exec.len() == self.text.len() {
+            return;
+        }
+        self.synced_breakpoints = generation;
         let same = self.exec.len() == self.text.len()
             && self
                 .breakpoints
@@ -278,7 +289,6 @@ impl Cpu {
         }
     }
 
-    /// The instruction word at a text address, if an instruction is there.
     /// Words of code loaded (or patched) in the text segment that holds `addr`.
     pub fn text_len(&self, addr: u32) -> usize {
         if in_ktext(addr) {
@@ -288,6 +298,7 @@ impl Cpu {
         }
     }
 
+    /// The instruction word at a text address, if an instruction is there.
     pub fn text_word(&self, addr: u32) -> Option<u32> {
         if addr & 3 != 0 {
             return None;
@@ -367,6 +378,11 @@ impl Cpu {
 
     /// Brings the cpu's copy of the watched ranges up to date with the watchpoint set.
     fn sync_watchpoints(&mut self) {
+        let generation = self.watchpoints.generation();
+        if generation == self.synced_watchpoints {
+            return;
+        }
+        self.synced_watchpoints = generation;
         if !self.watchpoints.iter().eq(self.watch_ranges.iter()) {
             self.watch_ranges = self.watchpoints.iter().copied().collect();
             self.watch_low = self

@@ -59,6 +59,8 @@ pub struct Cpu {
     run_code: Vec<Insn>,
     /// The breakpoint addresses written into `run_code`, in order.
     patched_breakpoints: Vec<u64>,
+    /// Generation of `breakpoints` that `run_code` was last checked against.
+    breakpoint_generation: u64,
     pseudo: Vec<Pseudo>,
     /// Source file name and line of every slot, for fault messages.
     source_name: Arc<str>,
@@ -71,6 +73,8 @@ pub struct Cpu {
     watch_shift: u32,
     /// The watchpoints `watch_filter` was built from.
     synced_watchpoints: Vec<Watchpoint>,
+    /// Generation of `watchpoints` that `watch_filter` was last checked against.
+    watch_generation: u64,
     pub console: Console,
     pub executed: u64,
     /// Set by a watch stop: the next instruction runs without re-reporting its access and
@@ -96,6 +100,7 @@ impl Cpu {
             mem: vec![0; (mem_size / 4) as usize],
             run_code: code.clone(),
             patched_breakpoints: Vec::new(),
+            breakpoint_generation: 0,
             code,
             pseudo,
             source_name,
@@ -105,6 +110,7 @@ impl Cpu {
             watch_filter: Vec::new(),
             watch_shift: 0,
             synced_watchpoints: Vec::new(),
+            watch_generation: 0,
             console: Console::new(),
             executed: 0,
             watch_resume: false,
@@ -205,6 +211,11 @@ impl Cpu {
     /// stores call `WatchpointSet::check` only for words the filter marks: the set's own page
     /// test is out of line and cost 30-40% of a load/store-heavy loop's speed.
     fn sync_watchpoints(&mut self) {
+        let generation = self.watchpoints.generation();
+        if generation == self.watch_generation {
+            return;
+        }
+        self.watch_generation = generation;
         if self.watchpoints.iter().eq(self.synced_watchpoints.iter()) {
             return;
         }
@@ -233,6 +244,11 @@ impl Cpu {
     /// breakpoint. The [`BreakpointSet`] stays the truth (the debugger edits it between runs);
     /// comparing its addresses with the last ones patched costs O(breakpoints) per `run`.
     fn sync_breakpoints(&mut self) {
+        let generation = self.breakpoints.generation();
+        if generation == self.breakpoint_generation {
+            return;
+        }
+        self.breakpoint_generation = generation;
         if self
             .breakpoints
             .addresses()
