@@ -169,7 +169,13 @@ pub fn run_to_end(
             let _ = io::stderr().write_all(&diagnostics);
         }
         match outcome.stop {
-            None => out.flush()?,
+            None => {
+                out.flush()?;
+                // A real-time sleep of the guest: wait here rather than spin on `run`.
+                if let Some(wake) = machine.wake_time() {
+                    std::thread::sleep(wake.saturating_duration_since(Instant::now()));
+                }
+            }
             Some(StopEvent::NeedInput) => {
                 out.flush()?;
                 if !machine.console().input_closed() {

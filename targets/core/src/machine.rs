@@ -86,6 +86,12 @@ pub trait Machine {
         Vec::new()
     }
 
+    /// When a real-time sleep of the guest (MARS syscall 32) ends. Until then `run` executes
+    /// nothing; the host waits for this instant instead of calling `run` in a loop.
+    fn wake_time(&self) -> Option<std::time::Instant> {
+        None
+    }
+
     /// One line describing the machine for `monitor profile`: ISA, OS profile, options.
     fn describe(&self) -> String {
         self.isa().to_string()

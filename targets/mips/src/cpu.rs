@@ -54,6 +54,9 @@ pub(crate) enum Trap {
     NeedInput,
     /// A breakpoint marker in the execution cache was reached.
     Breakpoint,
+    /// The syscall completed and started a real-time sleep: the run ends here so the host can
+    /// wait (see `SyscallState::sleep_until`).
+    Sleep,
 }
 
 /// A MARS runtime exception (`ProcessingException`).
@@ -612,6 +615,15 @@ impl Cpu {
 
     /// Runs up to `budget` instructions, checking breakpoints before each one.
     pub fn run(&mut self, budget: u64) -> RunOutcome {
+        if let Some(wake) = self.sys.sleep_until {
+            if std::time::Instant::now() < wake {
+                return RunOutcome {
+                    executed: 0,
+                    stop: None,
+                };
+            }
+            self.sys.sleep_until = None;
+        }
         self.sync_breakpoints();
         self.sync_watchpoints();
         let mut executed = 0;
@@ -694,7 +706,7 @@ impl Cpu {
                     let (counted, stop) = self.handle_trap(pc, trap);
                     executed += counted as u64;
                     pc = self.pc;
-                    if stop.is_some() {
+                    if stop.is_some() || self.sys.sleep_until.is_some() {
                         return (executed, stop);
                     }
                 }
@@ -769,6 +781,10 @@ impl Cpu {
             Trap::Breakpoint => {
                 self.pc = pc;
                 (false, Some(StopEvent::Breakpoint))
+            }
+            Trap::Sleep => {
+                self.pc = pc.wrapping_add(4);
+                (true, None)
             }
             Trap::Exception(exception) => {
                 let Exception {

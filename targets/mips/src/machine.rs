@@ -218,6 +218,10 @@ impl Machine for MipsMachine {
         self.take_stderr()
     }
 
+    fn wake_time(&self) -> Option<std::time::Instant> {
+        self.cpu.sys.sleep_until
+    }
+
     fn isa(&self) -> Isa {
         Isa::Mips
     }

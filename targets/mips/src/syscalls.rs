@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use asmdbg_core::AccessKind;
 
@@ -54,6 +54,9 @@ pub struct SyscallState {
     files: Vec<Option<OpenFile>>,
     /// Bytes for the host's stderr (fd 2 writes, dialogs with `dialogs_to_stderr`).
     pub stderr: Vec<u8>,
+    /// A real-time sleep in progress: the machine runs nothing until then. The host waits
+    /// (and stays responsive to the debugger) instead of the cpu blocking in a system call.
+    pub sleep_until: Option<Instant>,
 }
 
 impl SyscallState {
@@ -68,6 +71,7 @@ impl SyscallState {
             work_dir: None,
             files: Vec::new(),
             stderr: Vec::new(),
+            sleep_until: None,
         }
     }
 
@@ -86,14 +90,18 @@ impl SyscallState {
         }
     }
 
-    fn sleep(&mut self, ms: i32) {
+    /// Sleeps `ms` milliseconds: on the virtual clock at once, or in real time by setting a
+    /// deadline. Returns whether the cpu must stop running until the deadline.
+    fn sleep(&mut self, ms: i32) -> bool {
         if ms <= 0 {
-            return;
+            return false;
         }
         if self.virtual_time {
             self.virtual_ms = self.virtual_ms.wrapping_add(ms as i64);
+            false
         } else {
-            std::thread::sleep(Duration::from_millis(ms as u64));
+            self.sleep_until = Some(Instant::now() + Duration::from_millis(ms as u64));
+            true
         }
     }
 
@@ -352,9 +360,17 @@ impl Cpu {
                 self.set_reg(5, (now >> 32) as u32);
             }
             31 => {}
-            32 => self.sys.sleep(a0 as i32),
+            32 => {
+                if self.sys.sleep(a0 as i32) {
+                    return Err(Trap::Sleep);
+                }
+            }
             // Synchronous MIDI blocks for the note's duration.
-            33 => self.sys.sleep(a1 as i32),
+            33 => {
+                if self.sys.sleep(a1 as i32) {
+                    return Err(Trap::Sleep);
+                }
+            }
             34 => self.print(&format!("0x{a0:08x}")),
             35 => self.print(&format!("{a0:032b}")),
             36 => self.print(&a0.to_string()),
