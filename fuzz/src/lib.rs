@@ -37,10 +37,6 @@ pub fn asm(data: &[u8]) {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    // Finding 1 (open): a NUL inside a label reaches object's string table, which asserts
-    // (core elf.rs write_elf). Until write_elf rejects such names, ELF output is only tried for
-    // sources without NUL so the fuzzer can look further.
-    let elf = !text.contains('\0');
     match isa_of(selector) {
         Isa::Lc3 => {
             let opts = asmdbg_lc3::asm::AsmOptions {
@@ -49,9 +45,7 @@ pub fn asm(data: &[u8]) {
             let Ok(program) = asmdbg_lc3::asm::assemble_str("fuzz.asm", &text, &opts) else {
                 return;
             };
-            if elf {
-                let _ = asmdbg_lc3::elf::elf_from_program(&program);
-            }
+            let _ = asmdbg_lc3::elf::elf_from_program(&program);
             let _ = asmdbg_lc3::objfile::write_sym(&program);
             if let Ok(obj) = asmdbg_lc3::objfile::write_obj(&program) {
                 let back = asmdbg_lc3::objfile::read_obj(&obj);
@@ -75,9 +69,7 @@ pub fn asm(data: &[u8]) {
             let Ok(program) = asmdbg_mips::asm::assemble(&file, &opts) else {
                 return;
             };
-            if elf {
-                let _ = asmdbg_mips::elf::elf_from_program(&program, opts.delay_slots);
-            }
+            let _ = asmdbg_mips::elf::elf_from_program(&program, opts.delay_slots);
             for chunk in program.chunks.iter().filter(|c| c.kind.is_code()) {
                 for (i, w) in chunk.bytes.chunks_exact(4).enumerate() {
                     let word = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
@@ -94,9 +86,7 @@ pub fn asm(data: &[u8]) {
             let Ok(program) = asmdbg_simplerisc::assemble("fuzz.asm", &text, opts) else {
                 return;
             };
-            if elf {
-                let _ = asmdbg_simplerisc::elf::elf_from_program(&program);
-            }
+            let _ = asmdbg_simplerisc::elf::elf_from_program(&program);
             for i in 0..program.slots.len() {
                 if let Some(word) = program.word(i) {
                     let _ = asmdbg_simplerisc::decode::decode(word)

@@ -51,6 +51,8 @@ pub enum ElfError {
     Overlap { first: String, second: String },
     #[error("section name is empty")]
     EmptySectionName,
+    #[error("name `{name}` contains a NUL byte (ELF and DWARF strings end at NUL)")]
+    NulInName { name: String },
     #[error("address {addr:#x} of `{what}` does not fit in 32-bit addresses")]
     Address { what: String, addr: u64 },
     #[error("function `{name}` has an empty or inverted range")]
@@ -269,6 +271,26 @@ fn fits32(addr: u64) -> bool {
 }
 
 fn check(image: &ElfImage) -> Result<(), ElfError> {
+    // object's and gimli's string tables assert on a NUL; a label with one (a stray NUL in the
+    // source) must be an error, not a panic.
+    let d = &image.debug;
+    let names = image
+        .sections
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(image.symbols.iter().map(|s| s.name.as_str()))
+        .chain(d.variables.iter().map(|v| v.name.as_str()))
+        .chain(d.functions.iter().map(|f| f.name.as_str()))
+        .chain(d.types.iter().map(|t| t.name.as_str()))
+        .chain(d.files.iter().map(String::as_str))
+        .chain([d.comp_dir.as_str(), d.producer.as_str()]);
+    for name in names {
+        if name.contains('\0') {
+            return Err(ElfError::NulInName {
+                name: name.replace('\0', "\\0"),
+            });
+        }
+    }
     let mut spans: Vec<(u64, u64, &str)> = Vec::new();
     for s in &image.sections {
         if s.name.is_empty() {
