@@ -296,7 +296,13 @@ impl<G: GdbMachine> Session<G> {
         let console = self.target.machine.console();
         let starved = console.waiting() && console.pending_input() == 0;
         let blocked = self.backlog.len() >= OUTPUT_BACKLOG;
-        if starved || blocked {
+        // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
+        let wake = self
+            .target
+            .machine
+            .wake_time()
+            .filter(|&w| w > Instant::now());
+        if starved || blocked || wake.is_some() {
             // Nothing to run: sleep until gdb, the user or the terminal does something.
             tokio::select! {
                 bytes = gdb_rx.recv() => return match bytes {
@@ -314,6 +320,7 @@ impl<G: GdbMachine> Session<G> {
                     }
                 }
                 accepted = listener.accept() => second_client(accepted, gdb_rx, &mut self.next_client).await,
+                _ = tokio::time::sleep_until(wake.unwrap_or_else(Instant::now).into()), if wake.is_some() => {}
             }
             return Ok(g.into());
         }
@@ -352,11 +359,16 @@ impl<G: GdbMachine> Session<G> {
     fn burst(&mut self) -> Option<asmdbg_core::StopEvent> {
         let mut left = BURST;
         while left > 0 {
-            let outcome = self.target.machine.run(left.min(SLICE));
+            let slice = left.min(SLICE);
+            let outcome = self.target.machine.run(slice);
             if outcome.stop.is_some() {
                 return outcome.stop;
             }
-            left = left.saturating_sub(outcome.executed.max(1));
+            // A run that ends early without a stop (a guest's sleep began) hands control back.
+            if outcome.executed < slice {
+                break;
+            }
+            left -= slice;
             if self.target.machine.console().output().len() > OUTPUT_BACKLOG {
                 break;
             }

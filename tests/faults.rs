@@ -664,6 +664,53 @@ fn run_writes_a_flood_out_as_it_goes_instead_of_holding_it() {
     assert!(peak < 64 * 1024, "asmdbg run held {peak} KiB of output");
 }
 
+/// Sleeps 1.5 s (MARS syscall 32, real time), then prints "awake" and spins.
+const MIPS_SLEEPER: &str = "\
+        .data
+msg:    .asciiz \"awake\\n\"
+        .text
+main:   li $a0, 1500
+        li $v0, 32
+        syscall
+        li $v0, 4
+        la $a0, msg
+        syscall
+spin:   j spin
+";
+
+#[test]
+fn a_sleeping_mips_guest_costs_no_cpu_answers_ctrl_c_and_wakes_on_time() {
+    let dir = Scratch::new();
+    let stub = start(&dir, "sleep.s", MIPS_SLEEPER);
+    let console = stub.open_console();
+    let mut rsp = Rsp::connect(&stub);
+    let started = Instant::now();
+    rsp.resume();
+    std::thread::sleep(Duration::from_millis(200));
+    let pid = stub.child.id();
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_millis(600));
+    let used = cpu_ticks(pid) - before;
+    assert!(
+        used <= 15,
+        "asmdbg used {used} ticks of cpu in 0.6 s of guest sleep"
+    );
+    let sent = Instant::now();
+    rsp.interrupt();
+    assert!(
+        sent.elapsed() < Duration::from_millis(500),
+        "Ctrl-C during a sleep"
+    );
+    assert_eq!(console.output(), "", "still asleep");
+    rsp.resume();
+    assert!(console.wait_for("awake", REPLY_LIMIT).contains("awake"));
+    assert!(
+        started.elapsed() >= Duration::from_millis(1500),
+        "slept its time"
+    );
+    rsp.interrupt();
+}
+
 /// Rewrites the instruction at PATCH (x3003: ADD R2, R2, #1 becomes ADD R2, R2, #7) while a
 /// breakpoint is set on it.
 const LC3_SELF_MODIFYING: &str = "\
