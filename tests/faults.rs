@@ -85,7 +85,8 @@ impl Rsp {
                 .unwrap_or(0);
         let payload = unrle(&self.pending[start + 1..hash]);
         self.pending.drain(..hash + 3);
-        self.send_raw(b"+");
+        // The stub may already have closed (after reporting an exit).
+        let _ = self.stream.write_all(b"+");
         payload
     }
 
@@ -795,11 +796,29 @@ fn mips_code_patched_under_a_breakpoint_runs_the_patch_and_guest_stores_to_text_
 }
 
 /// Peak RSS of `asmdbg debug GAME` after a short gdb session (connect, step, registers,
-/// memory, disassembly, detach), in KiB.
+/// memory, disassembly, detach) and a moment of play, in KiB.
 fn game_peak_rss(game: &Path) -> u64 {
     let stub = Stub::start(game, &["--console", "pty"]);
-    let out = stub.gdb("stepi 20\ninfo registers\nx/64x $sp\nmonitor disas\nmonitor regs\ndetach");
-    assert!(!out.contains("Remote connection closed"), "{out}");
+    let out = stub.gdb("stepi 3\ninfo registers\nx/64x $sp\nmonitor disas\nmonitor regs\ndetach");
+    assert!(
+        out.contains("detached"),
+        "the session ended normally:\n{out}"
+    );
+    // Then the game runs for a moment with a few moves typed.
+    let mut console = stub.open_console();
+    let mut rsp = Rsp::connect(&stub);
+    rsp.resume();
+    for _ in 0..4 {
+        console.type_bytes(b"1\r");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A game that has already ended (tictactoe plays itself out) reported W and closed.
+    let _ = rsp.stream.write_all(&[0x03]);
+    let reply = rsp.reply();
+    assert!(is_stop(&reply) || reply.starts_with('W'), "{reply}");
+    if is_stop(&reply) {
+        assert!(!console.output().is_empty(), "the game printed something");
+    }
     let pid = stub.child.id();
     peak_rss_kib(pid)
 }
@@ -818,7 +837,9 @@ fn every_game_stays_small_under_the_debugger() {
         "programs/simplerisc/tictactoe.asm",
     ];
     for game in games {
+        let started = Instant::now();
         let peak = game_peak_rss(&root.join(game));
+        eprintln!("{game}: session took {:?}", started.elapsed());
         eprintln!("{game}: VmHWM {peak} KiB under a short gdb session");
         assert!(peak > 0, "{game}: VmHWM readable");
         assert!(peak < 64 * 1024, "{game}: {peak} KiB");
