@@ -39,6 +39,9 @@ const HANDOVER_GRACE: Duration = Duration::from_millis(200);
 const PACKET_SIZE: usize = 0x4000;
 /// Guest output held back while the console does not keep up; the guest pauses past this.
 const OUTPUT_BACKLOG: usize = 64 * 1024;
+/// Typed bytes queued for a guest that does not read them; past this the console is not read
+/// (the terminal's writes block, as on a real serial line) so a huge paste cannot grow memory.
+const INPUT_BACKLOG: usize = 1 << 20;
 
 /// gdbstub writes replies here; the session sends them with one socket write per batch
 /// (gdbstub's stock TcpStream connection makes a system call per byte).
@@ -141,7 +144,7 @@ impl<G: GdbMachine> Session<G> {
                 Some(next) => next,
                 None => tokio::select! {
                     accepted = listener.accept() => accepted?,
-                    input = self.console.input.recv(), if !self.console_closed => {
+                    input = self.console.input.recv(), if self.takes_input() => {
                         queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                         continue;
                     }
@@ -155,6 +158,12 @@ impl<G: GdbMachine> Session<G> {
                 return Ok(());
             }
         }
+    }
+
+    /// Whether typed bytes are taken from the console now (it is open and the guest's queue is
+    /// not full).
+    fn takes_input(&mut self) -> bool {
+        !self.console_closed && self.target.machine.console().pending_input() < INPUT_BACKLOG
     }
 
     /// Moves guest output (and fault notes) towards the console without blocking.
@@ -238,7 +247,7 @@ impl<G: GdbMachine> Session<G> {
                             Some(bytes) => receive(g.into(), &mut self.target, &mut self.framer, &bytes),
                             None => return SessionEnd::ConnectionLost,
                         },
-                        input = self.console.input.recv(), if !self.console_closed => {
+                        input = self.console.input.recv(), if self.takes_input() => {
                             queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                             Ok(g.into())
                         }
@@ -282,7 +291,10 @@ impl<G: GdbMachine> Session<G> {
             Err(TryRecvError::Disconnected) => return Err(Step::Lost),
             Err(TryRecvError::Empty) => {}
         }
-        while let Ok(input) = self.console.input.try_recv() {
+        while self.takes_input() {
+            let Ok(input) = self.console.input.try_recv() else {
+                break;
+            };
             queue_input(
                 &mut self.target,
                 &mut self.discipline,

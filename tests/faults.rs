@@ -559,6 +559,37 @@ fn a_megabyte_pasted_into_the_console_arrives_whole() {
     );
 }
 
+#[test]
+fn a_huge_paste_into_a_guest_that_never_reads_stays_bounded() {
+    let dir = Scratch::new();
+    let stub = start(&dir, "count.asm", LC3_COUNTER);
+    let mut rsp = Rsp::connect(&stub);
+    rsp.resume();
+    let mut term = Terminal::open(&stub.console);
+    let pid = stub.child.id();
+    // 32 MiB offered; the terminal's writes block once asmdbg holds its limit (the pty is
+    // non-blocking here, so the typist just stops).
+    let chunk = vec![b'k'; 64 * 1024];
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut written = 0usize;
+    while written < 32 << 20 && Instant::now() < deadline {
+        match term.0.write(&chunk) {
+            Ok(n) => written += n,
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let peak = peak_rss_kib(pid);
+    eprintln!("paste into a guest that never reads: {written} bytes taken, VmHWM {peak} KiB");
+    assert!(
+        written >= 1 << 20,
+        "the first megabyte is taken ({written})"
+    );
+    assert!(written < 8 << 20, "but not everything ({written})");
+    assert!(peak < 32 * 1024, "{peak} KiB");
+    rsp.interrupt();
+    assert!(lc3_word(&mut rsp, LC3_COUNT) > 0, "the guest ran all along");
+}
+
 /// Fills an 8 KiB buffer with 'A', then prints it forever: the most output per instruction a
 /// guest can make.
 const MIPS_FLOOD: &str = "\
