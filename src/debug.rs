@@ -32,6 +32,11 @@ const SLICE: u64 = 1024;
 /// Guest output goes to the console in chunks of at most this size, so the bounded channel
 /// bounds bytes, not just chunks.
 const CHUNK: usize = 16 * 1024;
+/// Pause after a failed accept (out of file descriptors), so the loop does not spin.
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
+/// Refusals that may wait for their client's first packet at once; past this a second
+/// debugger is refused without waiting, so a flood of connections cannot pin descriptors.
+const PATIENT_REFUSALS: usize = 8;
 /// How long a new connection waits for the attached one to turn out closed (a debugger that
 /// reconnects at once) before it is refused as a second debugger.
 const HANDOVER_GRACE: Duration = Duration::from_millis(200);
@@ -143,7 +148,16 @@ impl<G: GdbMachine> Session<G> {
             let (stream, peer) = match self.next_client.take() {
                 Some(next) => next,
                 None => tokio::select! {
-                    accepted = listener.accept() => accepted?,
+                    accepted = listener.accept() => match accepted {
+                        Ok(client) => client,
+                        Err(e) => {
+                            // Out of file descriptors, a connection reset before it was
+                            // accepted: the listener is still good.
+                            log::warn!("accepting a gdb connection failed: {e}");
+                            tokio::time::sleep(ACCEPT_RETRY).await;
+                            continue;
+                        }
+                    },
                     input = self.console.input.recv(), if self.takes_input() => {
                         queue_input(&mut self.target, &mut self.discipline, &mut self.backlog, &mut self.console_closed, input);
                         continue;
@@ -650,8 +664,13 @@ async fn second_client(
     gdb_rx: &mpsc::Receiver<Vec<u8>>,
     next: &mut Option<(TcpStream, SocketAddr)>,
 ) {
-    let Ok((stream, peer)) = accepted else {
-        return;
+    let (stream, peer) = match accepted {
+        Ok(client) => client,
+        Err(e) => {
+            log::warn!("accepting a second gdb connection failed: {e}");
+            tokio::time::sleep(ACCEPT_RETRY).await;
+            return;
+        }
     };
     let deadline = Instant::now() + HANDOVER_GRACE;
     while !gdb_rx.is_closed() && Instant::now() < deadline {
@@ -682,10 +701,17 @@ fn has_packet(bytes: &[u8]) -> bool {
 /// packet right after connecting; the answer waits for it, so gdb reads the refusal as the
 /// reply to `qSupported` (and prints it) instead of failing on a reset connection.
 async fn refuse_second_client(mut stream: TcpStream, peer: SocketAddr) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static WAITING: AtomicUsize = AtomicUsize::new(0);
     log::warn!("refused a second gdb connection from {peer}: one is already attached");
+    let patience = if WAITING.fetch_add(1, Ordering::Relaxed) < PATIENT_REFUSALS {
+        Duration::from_secs(2)
+    } else {
+        Duration::ZERO
+    };
     let mut seen = Vec::new();
     let mut buf = [0u8; 1024];
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+    let _ = tokio::time::timeout(patience, async {
         while !has_packet(&seen) {
             match stream.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
@@ -699,7 +725,7 @@ async fn refuse_second_client(mut stream: TcpStream, peer: SocketAddr) {
     let _ = stream.write_all(reply.as_bytes()).await;
     let _ = stream.shutdown().await;
     // Let the peer read the reply before the socket goes away.
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+    let _ = tokio::time::timeout(patience, async {
         while let Ok(n) = stream.read(&mut buf).await {
             if n == 0 {
                 break;
@@ -707,6 +733,7 @@ async fn refuse_second_client(mut stream: TcpStream, peer: SocketAddr) {
         }
     })
     .await;
+    WAITING.fetch_sub(1, Ordering::Relaxed);
 }
 
 /// `$payload#checksum`.

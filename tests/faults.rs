@@ -333,6 +333,65 @@ fn a_second_debugger_is_refused_with_a_message_and_the_first_goes_on() {
 }
 
 #[test]
+fn a_flood_of_connections_while_out_of_file_descriptors_does_not_end_asmdbg() {
+    let dir = Scratch::new();
+    let mut stub = start(&dir, "count.asm", LC3_COUNTER);
+    let pid = stub.child.id();
+    let open_now = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    let limit = open_now + 6;
+    let limited = std::process::Command::new("prlimit")
+        .arg(format!("--pid={pid}"))
+        .arg(format!("--nofile={limit}:{limit}"))
+        .status();
+    if !limited.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED: prlimit cannot limit asmdbg's file descriptors here");
+        return;
+    }
+    let mut first = Rsp::connect(&stub);
+    assert!(is_stop(&first.request("s")));
+    // Far more connections than descriptors: the listener's accept fails with EMFILE.
+    let flood: Vec<TcpStream> = (0..40)
+        .filter_map(|_| TcpStream::connect(("127.0.0.1", stub.port)).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        is_stop(&first.request("s")),
+        "the attached debugger goes on"
+    );
+    // The session ends while refused connections still hold descriptors and accepts fail
+    // with EMFILE (asmdbg logs them and pauses instead of spinning or ending).
+    drop(first);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        matches!(stub.child.try_wait(), Ok(None)),
+        "asmdbg is still running; stderr:\n{}",
+        stub.stderr()
+    );
+    drop(flood);
+    let deadline = Instant::now() + REPLY_LIMIT;
+    let mut next = loop {
+        let mut rsp = Rsp::connect(&stub);
+        rsp.send_raw(&packet(b"?"));
+        if rsp.fill_until(|p| p.contains(&b'#'))
+            && !String::from_utf8_lossy(&rsp.pending).contains("another debugger")
+        {
+            rsp.pending.clear();
+            break rsp;
+        }
+        assert!(Instant::now() < deadline, "no new session after the flood");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(is_stop(&next.request("s")));
+    assert_eq!(
+        lc3_word(&mut next, LC3_COUNT),
+        1,
+        "LD, ADD, ST stepped once each"
+    );
+}
+
+#[test]
 fn gdb_prints_the_refusal_when_another_debugger_is_attached() {
     if !have_gdb() {
         return;
