@@ -445,3 +445,55 @@ fn an_lc3_program_may_check_the_keyboard_once() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn debug_warns_when_listening_beyond_loopback_and_defaults_to_loopback() {
+    use std::io::{BufRead, BufReader};
+    let dir = Scratch::new();
+    let prog = dir.write("t.asm", "\t.ORIG x3000\n\tHALT\n\t.END\n");
+    let read_lines = |extra: &[&str]| {
+        let mut child = support::asmdbg()
+            .args([
+                "debug",
+                prog.to_str().unwrap(),
+                "--console",
+                "stdio",
+                "--once",
+            ])
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let done = line.starts_with("console: ");
+            lines.push(line);
+            if done {
+                break;
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        lines
+    };
+    let lines = read_lines(&["--gdb", "0.0.0.0:0"]);
+    assert!(
+        lines[0].starts_with("gdb: listening on 0.0.0.0:"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("warning: 0.0.0.0:") && lines[1].contains("anyone who can reach it"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[2], "console: stdio");
+    // The default address is loopback (port 0 here only to avoid clashes).
+    let lines = read_lines(&["--gdb", ":0"]);
+    assert!(
+        lines[0].starts_with("gdb: listening on 127.0.0.1:"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 2, "no warning on loopback: {lines:?}");
+}
