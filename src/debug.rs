@@ -550,6 +550,12 @@ impl Framer {
             .and_then(|h| u8::from_str_radix(h, 16).ok());
         if given != Some(sum) {
             self.dropped += n as u64;
+            if self.no_ack {
+                // Without acknowledgements gdb will not resend: answer the packet it thinks it
+                // sent with an error instead of a `-` it does not expect.
+                log::warn!("gdb sent a packet with a bad checksum; answered E01");
+                return Frame::Reply(rsp_packet("E01").into_bytes());
+            }
             log::warn!("gdb sent a packet with a bad checksum; asked for it again");
             return Frame::Reply(NACK.to_vec());
         }
@@ -592,10 +598,13 @@ fn receive<'a, G: GdbMachine>(
                     String::from_utf8_lossy(&packet[..packet.len().min(64)])
                 );
                 let mut sm = restart(target, framer.no_ack, resume)?;
+                let out = &mut conn(&mut sm).0;
+                // The failed state machine's `+` for this packet went with it.
+                if !framer.no_ack {
+                    out.push(b'+');
+                }
                 if resume.is_none() {
-                    conn(&mut sm)
-                        .0
-                        .extend_from_slice(rsp_packet("E01").as_bytes());
+                    out.extend_from_slice(rsp_packet("E01").as_bytes());
                 }
                 sm
             }
@@ -799,6 +808,16 @@ mod tests {
             ]
         );
         assert_eq!(f.dropped, 7 + 5 + 5);
+    }
+
+    #[test]
+    fn framer_answers_bad_checksums_with_an_error_once_acks_are_off() {
+        let mut f = Framer::default();
+        let _ = frames(&mut f, b"$QStartNoAckMode#b0");
+        assert_eq!(
+            frames(&mut f, b"$g#00"),
+            vec![Frame::Reply(rsp_packet("E01").into_bytes())]
+        );
     }
 
     #[test]

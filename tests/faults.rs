@@ -935,3 +935,19 @@ fn every_game_stays_small_under_the_debugger() {
         assert!(peak < 64 * 1024, "{game}: {peak} KiB");
     }
 }
+
+#[test]
+fn a_packet_that_fails_in_acknowledgement_mode_is_acknowledged_then_answered() {
+    let dir = Scratch::new();
+    let stub = start(&dir, "count.asm", LC3_COUNTER);
+    let mut rsp = Rsp::connect(&stub);
+    assert!(is_stop(&rsp.request("?")));
+    // gdbstub cannot serve this one; the session answers for it, `+` first as gdb expects.
+    rsp.send_raw(&packet(b"mzz,qq"));
+    rsp.expect_byte(b'+');
+    assert!(rsp.reply().starts_with('E'));
+    // A damaged packet is asked for again; the next good one is served.
+    rsp.send_raw(b"$g#00");
+    rsp.expect_byte(b'-');
+    assert!(is_stop(&rsp.request("s")));
+}
