@@ -1,0 +1,75 @@
+//! Guest faults under the debugger: gdb sees the matching signal, the guest's console shows the
+//! reference tool's message, and the machine stays on the faulting instruction.
+
+mod support;
+
+use std::time::Duration;
+
+use support::{assert_in_order, have_gdb, Scratch, Stub};
+
+fn fault_session(name: &str, source: &str, extra: &[&str], signal: &str, message: &str) {
+    let dir = Scratch::new();
+    let prog = dir.write(name, source);
+    let stub = Stub::start(&prog, extra);
+    let console = stub.open_console();
+    let out = stub.gdb("continue\np/x $pc");
+    assert_in_order(&out, &[&format!("Program received signal {signal}")]);
+    let text = console.wait_for(message, Duration::from_secs(10));
+    assert!(text.contains(message), "console: {text:?}\ngdb: {out}");
+}
+
+#[test]
+fn mips_bad_address_unaligned_and_overflow() {
+    if !have_gdb() {
+        return;
+    }
+    fault_session(
+        "segv.asm",
+        ".text\nmain: li $t0, 0\nlw $t1, 0($t0)\n",
+        &[],
+        "SIGSEGV",
+        "Runtime exception at 0x00400004: address out of range 0x00000000",
+    );
+    fault_session(
+        "bus.asm",
+        ".data\nw: .word 1\n.text\nmain: la $t0, w\nlw $t1, 1($t0)\n",
+        &[],
+        "SIGBUS",
+        "fetch address not aligned on word boundary 0x10010001",
+    );
+    fault_session(
+        "fpe.asm",
+        ".text\nmain: li $t0, 0x7fffffff\naddi $t0, $t0, 1\n",
+        &[],
+        "SIGFPE",
+        "arithmetic overflow",
+    );
+}
+
+#[test]
+fn simplerisc_division_by_zero() {
+    if !have_gdb() {
+        return;
+    }
+    fault_session(
+        "div.asm",
+        ".main:\n\tmov r1, 5\n\tdiv r2, r1, r0\n",
+        &["--isa", "simplerisc"],
+        "SIGFPE",
+        "Cannot divide by a 0",
+    );
+}
+
+#[test]
+fn lc3sim_illegal_instruction() {
+    if !have_gdb() {
+        return;
+    }
+    fault_session(
+        "ill.asm",
+        "\t.ORIG x3000\n\t.FILL xD000\n\t.END\n",
+        &["--profile", "lc3sim"],
+        "SIGILL",
+        "Illegal instruction at x3000!",
+    );
+}
