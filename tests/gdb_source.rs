@@ -234,3 +234,49 @@ fn simplerisc_source_level_session() {
         ],
     );
 }
+
+const MIPS_JALR: &str = "\
+        .text
+        .globl main
+main:   la $t9, twice
+        li $a0, 4
+        jalr $t9
+        move $s0, $v0
+        jalr $t9
+        move $s1, $v0
+        li $v0, 10
+        syscall
+twice:  addu $v0, $a0, $a0
+        jr $ra
+";
+
+#[test]
+fn mips_next_and_step_over_jalr() {
+    if !have_gdb() {
+        return;
+    }
+    let out = session(
+        "jalr.asm",
+        MIPS_JALR,
+        &[],
+        "break jalr.asm:5\ncontinue\nnext\np $v0\nnext\nstep\nbt\nfinish\np $v0",
+    );
+    assert_in_order(
+        &out,
+        &[
+            "jalr.asm, line 5.",
+            "Breakpoint 1, main () at ",
+            "5\t        jalr $t9",
+            "6\t        move $s0, $v0",
+            "$1 = 8",
+            "7\t        jalr $t9",
+            "twice () at ",
+            "11\ttwice:  addu $v0, $a0, $a0",
+            "#0  twice () at ",
+            "#1  ",
+            "main () at ",
+            "8\t        move $s1, $v0",
+            "$2 = 8",
+        ],
+    );
+}
