@@ -951,6 +951,22 @@ pub fn function_spans(starts: &[u64], code_runs: &[(u64, u64)]) -> Vec<(u64, u64
     out
 }
 
+/// One `DW_TAG_subprogram` per sized function symbol, each a single range. gdb's `next`
+/// recognises a call by the function changing (`find_pc_function`), which minimal symbols
+/// alone do not give. (MIPS without delay slots splits its ranges instead.)
+pub fn whole_functions(symbols: &[ElfSymbol]) -> Vec<Function> {
+    symbols
+        .iter()
+        .filter(|s| s.kind == ElfSymbolKind::Func && s.size > 0)
+        .map(|s| Function {
+            name: s.name.clone(),
+            entry: s.addr,
+            ranges: vec![(s.addr, s.addr + s.size)],
+            global: s.global,
+        })
+        .collect()
+}
+
 /// The DWARF parts every ISA fills the same way: the source files, the working directory, the
 /// producer, and a line row per item of `info.lines` at `map(native address)`.
 pub fn base_debug(

@@ -27,9 +27,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use asmdbg_core::elf::{
-    base_debug, function_spans, propagate_states, write_elf, BaseType, CfaOp, ElfError, ElfImage,
-    ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function, TypeEncoding, Variable,
-    EM_NONE,
+    base_debug, function_spans, propagate_states, whole_functions, write_elf, BaseType, CfaOp,
+    ElfError, ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, TypeEncoding,
+    Variable, EM_NONE,
 };
 
 use crate::decode::{decode, Instruction};
@@ -324,18 +324,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
         })
         .collect();
 
-    // DW_TAG_subprogram per function: gdb's `next` recognises a call by the function
-    // symbol changing (find_pc_function), which minimal symbols alone do not give.
-    let functions: Vec<Function> = symbols
-        .iter()
-        .filter(|s| s.kind == ElfSymbolKind::Func && s.size > 0)
-        .map(|s| Function {
-            name: s.name.clone(),
-            entry: s.addr,
-            ranges: vec![(s.addr, s.addr + s.size)],
-            global: s.global,
-        })
-        .collect();
+    let functions = whole_functions(&symbols);
 
     let mut debug = base_debug(debug_info, "asmdbg LC-3 assembler", |a| {
         u16::try_from(a).ok().filter(|&w| is_code(w)).map(gdb_addr)
