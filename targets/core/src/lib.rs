@@ -6,6 +6,7 @@
 
 pub mod breakpoints;
 pub mod console;
+pub mod contract;
 pub mod debug_cache;
 pub mod diag;
 pub mod elf;

@@ -135,8 +135,14 @@ impl Cpu {
     /// Executes up to `budget` instructions (see `Machine::run`).
     pub fn run(&mut self, budget: u64) -> RunOutcome {
         self.debug.sync(&self.breakpoints, &self.watchpoints);
-        // A zero budget executes nothing, so it must not use up the resume either.
-        let resume = budget > 0 && self.debug.watch.take_resume();
+        // A zero budget executes nothing, so it must not use up the resume either; nor does a
+        // breakpoint on the held instruction (run checks breakpoints before every instruction,
+        // and the breakpoint stop below leaves it unexecuted).
+        let on_breakpoint = matches!(
+            self.debug.breakpoints.patched().get(self.pc as usize),
+            Some(insn) if insn.op == Op::Breakpoint
+        );
+        let resume = budget > 0 && !on_breakpoint && self.debug.watch.take_resume();
         let mut core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
@@ -150,8 +156,8 @@ impl Cpu {
         };
         let mut executed = 0u64;
         let mut trap = None;
-        // After a watch stop the instruction at the PC runs first, from the unpatched code (the
-        // breakpoint there, if any, was already passed) and without re-reporting its access.
+        // After a watch stop the instruction at the PC runs first, without re-reporting its
+        // access.
         if resume {
             match self.debug.breakpoints.code().get(core.pc as usize) {
                 Some(&insn) => match core.execute(insn, true) {
