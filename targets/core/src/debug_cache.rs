@@ -354,6 +354,14 @@ impl WatchFilter {
         offset < self.span && self.flagged(offset)
     }
 
+    /// Whether an access of any length (a syscall's buffer) may touch a watchpoint: only the
+    /// span test, so a true answer must go on to the set's exact check.
+    #[inline]
+    pub fn may_hit_range(&self, addr: u64, len: u64) -> bool {
+        let end = addr.saturating_add(len.max(1));
+        self.span > 0 && addr < self.low + self.span && end > self.low
+    }
+
     #[inline(always)]
     fn flagged(&self, offset: u64) -> bool {
         let bit = offset >> self.shift;
@@ -560,6 +568,31 @@ mod tests {
         set.clear();
         filter.sync(&set);
         assert!(!filter.may_hit(0x100));
+    }
+
+    #[test]
+    fn watch_filter_for_long_accesses() {
+        let mut set = WatchpointSet::new(1 << 32, 12);
+        let mut filter = WatchFilter::new(4);
+        filter.sync(&set);
+        assert!(!filter.may_hit_range(0, u64::MAX));
+        set.insert(0x1000, 4, WatchKind::Write);
+        filter.sync(&set);
+        assert!(
+            filter.may_hit_range(0x800, 0x801),
+            "a buffer ending inside the watch"
+        );
+        assert!(
+            filter.may_hit_range(0x800, 0x10_0000),
+            "a buffer spanning it"
+        );
+        assert!(filter.may_hit_range(0x1003, 1));
+        assert!(
+            !filter.may_hit_range(0x800, 0x7fd),
+            "ends before the watch can be reached"
+        );
+        assert!(!filter.may_hit_range(0x1004, 100));
+        assert!(!filter.may_hit_range(u64::MAX - 1, 10));
     }
 
     #[test]
