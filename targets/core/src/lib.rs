@@ -6,6 +6,8 @@
 
 pub mod breakpoints;
 pub mod console;
+pub mod contract;
+pub mod debug_cache;
 pub mod diag;
 pub mod elf;
 pub mod event;
@@ -17,6 +19,7 @@ pub mod symbols;
 
 pub use breakpoints::{BreakpointSet, WatchpointSet};
 pub use console::Console;
+pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter};
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use isa::Isa;

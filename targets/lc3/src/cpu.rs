@@ -4,16 +4,16 @@
 //! through the code. The hot loop ([`Cpu::run`]) pays per instruction for: a bit test in its own
 //! copy of the breakpoint set, one bool for "an interrupt could be pending", and one range
 //! compare of the PC (3rd-edition fetch protection); per load or store, one range compare that
-//! sends device registers and protected addresses to a slow path and one bit test for pages
-//! holding watchpoints.
+//! sends device registers and protected addresses to a slow path and one compare against the
+//! span of watched words (the copies are an `asmdbg_core::DebugCache`).
 //!
 //! Stops that leave an instruction uncommitted (watchpoint, waiting for a key, an unhandled
 //! fault) put the PC back on that instruction; nothing else has changed yet, because every
 //! instruction writes its registers only after its last memory access succeeded.
 
 use asmdbg_core::{
-    AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
-    WatchpointSet,
+    AccessKind, BreakpointBitmap, BreakpointSet, Console, DebugCache, Fault, FaultKind, RunOutcome,
+    StopEvent, WatchFilter, WatchKind, WatchpointSet,
 };
 
 use crate::decode::{decode, Instruction};
@@ -111,22 +111,15 @@ pub struct Cpu {
     /// A keyboard interrupt can happen (interrupts on and KBSR[14] set): the one per-instruction
     /// test interrupts cost.
     irq_armed: bool,
-    /// The instruction at the PC stopped on a watchpoint; its next execution skips the check.
-    watch_resume: bool,
     /// KBSR reads in a row that found no key, with no console I/O in between. A program may
     /// check the keyboard once and go on (the read says "not ready"); only a loop that keeps
     /// polling is waiting for a key, and then the machine stops with `NeedInput`.
     empty_polls: u32,
-    /// The breakpoint set as a plain bitmap indexed by a 16-bit PC (no range or alignment
-    /// checks), rebuilt from `breakpoints` when `run` starts; `breakpoint_bits_set` lists the
-    /// bits to clear next time.
-    breakpoint_bits: Box<[u64; 1024]>,
-    breakpoint_bits_set: Vec<u16>,
-    /// One bit per 256-word page holding a watched word, rebuilt with the bitmap: a load or
-    /// store outside these pages costs one bit test instead of a call.
-    watch_pages: [u64; 4],
-    /// The generations of `breakpoints` and `watchpoints` the bitmap and pages were built from.
-    synced_generations: (u64, u64),
+    /// `breakpoints` as a bitmap indexed by a 16-bit PC (no range or alignment checks) and
+    /// `watchpoints` as a filter that rejects most loads and stores with one compare, synced
+    /// when `run` or `step` starts. Its resume flag marks an instruction at the PC that
+    /// stopped on a watchpoint: its next execution skips the check.
+    debug: DebugCache<BreakpointBitmap<1024>>,
     executed: u64,
 }
 
@@ -172,12 +165,8 @@ impl Cpu {
             plain_lo: 0,
             plain_len: DEVICE_BASE,
             irq_armed: false,
-            watch_resume: false,
-            breakpoint_bits: Box::new([0; 1024]),
-            breakpoint_bits_set: Vec::new(),
-            watch_pages: [0; 4],
+            debug: DebugCache::new(BreakpointBitmap::new(), WatchFilter::new(1)),
             executed: 0,
-            synced_generations: (0, 0),
             empty_polls: 0,
         };
         cpu.privilege_changed();
@@ -197,7 +186,7 @@ impl Cpu {
         self.dsr_ie = false;
         self.ddr = 0;
         self.mcr = CLOCK_ENABLE;
-        self.watch_resume = false;
+        self.debug.watch.end_resume();
         self.empty_polls = 0;
         self.executed = 0;
         self.privilege_changed();
@@ -230,7 +219,7 @@ impl Cpu {
     /// Moves the PC (debugger): a pending watch resume belongs to the old instruction.
     pub fn set_pc(&mut self, pc: u16) {
         self.pc = pc;
-        self.watch_resume = false;
+        self.debug.watch.end_resume();
     }
 
     /// Recomputes what depends on the privilege level and the interrupt enable.
@@ -292,47 +281,30 @@ impl Cpu {
     }
 
     #[inline(always)]
-    fn watched_page(&self, addr: u16) -> bool {
-        (self.watch_pages[(addr >> 14) as usize] >> ((addr >> 8) & 63)) & 1 != 0
-    }
-
-    #[inline(always)]
     fn breakpoint_at(&self, pc: u16) -> bool {
-        (self.breakpoint_bits[(pc >> 6) as usize] >> (pc & 63)) & 1 != 0
+        self.debug.breakpoints.contains(usize::from(pc))
     }
 
-    /// Copies the debugger's breakpoint and watchpoint sets into the hot loop's bitmaps.
-    /// O(breakpoints + watched pages): the sets can change between any two calls of `run`.
+    /// Brings the hot loop's copies of the breakpoint and watchpoint sets up to date: the
+    /// debugger can change the sets between any two calls of `run` or `step`.
     fn sync_debug_sets(&mut self) {
-        let generations = (self.breakpoints.generation(), self.watchpoints.generation());
-        if generations == self.synced_generations {
-            return;
-        }
-        self.synced_generations = generations;
-        for pc in self.breakpoint_bits_set.drain(..) {
-            self.breakpoint_bits[(pc >> 6) as usize] = 0;
-        }
-        for addr in self.breakpoints.addresses() {
-            // Addresses beyond x10000 can never match a 16-bit PC.
-            if let Ok(pc) = u16::try_from(addr) {
-                self.breakpoint_bits[(pc >> 6) as usize] |= 1 << (pc & 63);
-                self.breakpoint_bits_set.push(pc);
-            }
-        }
-        self.watch_pages = [0; 4];
-        for watch in self.watchpoints.iter() {
-            let first = watch.addr >> 8;
-            let last = watch.addr.saturating_add(watch.len.max(1) - 1) >> 8;
-            for page in first..=last.min(0xFF) {
-                self.watch_pages[(page >> 6) as usize] |= 1 << (page & 63);
-            }
-        }
+        self.debug.sync(&self.breakpoints, &self.watchpoints);
+    }
+
+    /// Forgets what the hot loop's copies of the debug sets were built from, so the next `run`
+    /// or `step` rebuilds them (after the whole cpu state was replaced).
+    pub fn invalidate_debug_cache(&mut self) {
+        self.debug.invalidate();
     }
 
     #[inline(always)]
     fn load<const WATCH: bool>(&mut self, addr: u16) -> Result<u16, Exit> {
-        if WATCH && self.watched_page(addr) {
-            if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Read) {
+        if WATCH {
+            let watch = self
+                .debug
+                .watch
+                .check(&self.watchpoints, addr.into(), 1, AccessKind::Read);
+            if let Some((kind, at)) = watch {
                 return Err(Exit::Watch(kind, at as u16));
             }
         }
@@ -345,8 +317,10 @@ impl Cpu {
 
     #[inline(always)]
     fn store<const WATCH: bool>(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
-        if WATCH && self.watched_page(addr) {
-            if let Some((kind, at)) = self.watchpoints.check(addr as u64, 1, AccessKind::Write) {
+        if WATCH {
+            let watch =
+                (self.debug.watch).check(&self.watchpoints, addr.into(), 1, AccessKind::Write);
+            if let Some((kind, at)) = watch {
                 return Err(Exit::Watch(kind, at as u16));
             }
         }
@@ -568,7 +542,7 @@ impl Cpu {
         match exit {
             Exit::Watch(kind, addr) => {
                 self.pc = at;
-                self.watch_resume = true;
+                self.debug.watch.hold_for_resume();
                 let stop = StopEvent::Watch {
                     kind,
                     addr: addr as u64,
@@ -611,11 +585,12 @@ impl Cpu {
         }
         // An instruction resumed after a watch stop runs before any interrupt: the watch stop
         // interrupted it, not the other way round.
-        if self.irq_armed && !self.watch_resume {
+        let resuming = self.debug.watch.resuming();
+        if self.irq_armed && !resuming {
             self.poll_interrupt();
         }
         let at = self.pc;
-        let result = if self.watch_resume {
+        let result = if resuming {
             self.execute::<false>()
         } else {
             self.execute::<true>()
@@ -626,7 +601,7 @@ impl Cpu {
         };
         if counted {
             self.executed += 1;
-            self.watch_resume = false;
+            self.debug.watch.end_resume();
         }
         stop
     }
@@ -647,7 +622,7 @@ impl Cpu {
         }
         self.sync_debug_sets();
         let mut left = budget;
-        if self.watch_resume && left > 0 {
+        if self.debug.watch.resuming() && left > 0 {
             if self.breakpoint_at(self.pc) {
                 return Some(StopEvent::Breakpoint);
             }

@@ -2,19 +2,19 @@
 //! the interpreter loop. It knows nothing of gdb or terminals: `.print`/`.encode` output goes to
 //! the [`Console`] buffer, stops are [`StopEvent`]s.
 //!
-//! Speed: the code is decoded once when the machine is built; the loop reads 12-byte [`Insn`]s
-//! and calls `WatchpointSet::check` per load/store (one branch while no watchpoint exists).
-//! Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] instead of
-//! being looked up per instruction: `BreakpointSet::contains` per instruction measured 0.51 of
-//! the free-running rate with breakpoints set, against the 0.9 required. Stops are built outside
-//! the loop, in a cold function.
+//! Speed: the code is decoded once when the machine is built; the loop reads 12-byte [`Insn`]s.
+//! Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] (an
+//! `asmdbg_core::PatchedCode`) instead of being looked up per instruction:
+//! `BreakpointSet::contains` per instruction measured 0.51 of the free-running rate with
+//! breakpoints set, against the 0.9 required. Loads and stores ask an `asmdbg_core::WatchFilter`
+//! first (one compare away from watched words). Stops are built outside the loop, in a cold
+//! function.
 
 use std::sync::Arc;
 
-use asmdbg_core::breakpoints::Watchpoint;
 use asmdbg_core::{
-    AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
-    WatchpointSet,
+    AccessKind, BreakpointSet, Console, DebugCache, Fault, FaultKind, PatchedCode, RunOutcome,
+    StopEvent, WatchFilter, WatchKind, WatchpointSet,
 };
 
 use crate::decode::{Insn, Op};
@@ -54,32 +54,18 @@ pub struct Cpu {
     pub pc: u32,
     /// Data memory, one element per aligned 32-bit word (byte address = 4 × index).
     pub mem: Vec<u32>,
-    code: Vec<Insn>,
-    /// `code` with breakpoints written in (see `sync_breakpoints`): what `run` executes.
-    run_code: Vec<Insn>,
-    /// The breakpoint addresses written into `run_code`, in order.
-    patched_breakpoints: Vec<u64>,
-    /// Generation of `breakpoints` that `run_code` was last checked against.
-    breakpoint_generation: u64,
+    /// The decoded code, and a copy with [`Op::Breakpoint`] over every breakpoint (what `run`
+    /// executes); the watch filter of loads and stores, with the flag that lets the instruction
+    /// a watchpoint stopped run without reporting its access again.
+    debug: DebugCache<PatchedCode<Insn>>,
     pseudo: Vec<Pseudo>,
     /// Source file name and line of every slot, for fault messages.
     source_name: Arc<str>,
     lines: Vec<u32>,
     pub breakpoints: BreakpointSet,
     pub watchpoints: WatchpointSet,
-    /// One bit per `1 << watch_shift` data words that some watchpoint covers, rebuilt from
-    /// `watchpoints` when they change (see `sync_watchpoints`); empty without watchpoints.
-    watch_filter: Vec<u64>,
-    watch_shift: u32,
-    /// The watchpoints `watch_filter` was built from.
-    synced_watchpoints: Vec<Watchpoint>,
-    /// Generation of `watchpoints` that `watch_filter` was last checked against.
-    watch_generation: u64,
     pub console: Console,
     pub executed: u64,
-    /// Set by a watch stop: the next instruction runs without re-reporting its access and
-    /// without re-checking the breakpoint it was already past.
-    watch_resume: bool,
 }
 
 impl Cpu {
@@ -98,29 +84,24 @@ impl Cpu {
             flag_gt: false,
             pc: 0,
             mem: vec![0; (mem_size / 4) as usize],
-            run_code: code.clone(),
-            patched_breakpoints: Vec::new(),
-            breakpoint_generation: 0,
-            code,
+            debug: DebugCache::new(
+                PatchedCode::new(code, 0, 2, Insn::bare(Op::Breakpoint)),
+                WatchFilter::new(4),
+            ),
             pseudo,
             source_name,
             lines,
             breakpoints: BreakpointSet::new(0, code_bytes, 2),
             watchpoints: WatchpointSet::new(u64::from(mem_size), 8),
-            watch_filter: Vec::new(),
-            watch_shift: 0,
-            synced_watchpoints: Vec::new(),
-            watch_generation: 0,
             console: Console::new(),
             executed: 0,
-            watch_resume: false,
         };
         cpu.regs[14] = mem_size.wrapping_sub(4);
         cpu
     }
 
     pub fn code(&self) -> &[Insn] {
-        &self.code
+        self.debug.breakpoints.code()
     }
 
     /// Data memory size in bytes.
@@ -130,7 +111,13 @@ impl Cpu {
 
     pub fn set_pc_index(&mut self, index: u32) {
         self.pc = index;
-        self.watch_resume = false;
+        self.debug.watch.end_resume();
+    }
+
+    /// Forgets what the run loop's copies of the debug sets were built from, so the next `run`
+    /// or `step` rebuilds them (after the whole cpu state was replaced).
+    pub fn invalidate_debug_cache(&mut self) {
+        self.debug.invalidate();
     }
 
     /// Registers, flags, memory and console as right after loading; execution at `entry`.
@@ -147,16 +134,20 @@ impl Cpu {
 
     /// Executes up to `budget` instructions (see `Machine::run`).
     pub fn run(&mut self, budget: u64) -> RunOutcome {
-        self.sync_breakpoints();
-        self.sync_watchpoints();
-        // A zero budget executes nothing, so it must not use up the resume either.
-        let resume = budget > 0 && std::mem::take(&mut self.watch_resume);
+        self.debug.sync(&self.breakpoints, &self.watchpoints);
+        // A zero budget executes nothing, so it must not use up the resume either; nor does a
+        // breakpoint on the held instruction (run checks breakpoints before every instruction,
+        // and the breakpoint stop below leaves it unexecuted).
+        let on_breakpoint = matches!(
+            self.debug.breakpoints.patched().get(self.pc as usize),
+            Some(insn) if insn.op == Op::Breakpoint
+        );
+        let resume = budget > 0 && !on_breakpoint && self.debug.watch.take_resume();
         let mut core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
             watchpoints: &self.watchpoints,
-            watch_filter: &self.watch_filter,
-            watch_shift: self.watch_shift,
+            watch: &self.debug.watch,
             console: &mut self.console,
             pseudo: &self.pseudo,
             pc: self.pc,
@@ -165,10 +156,10 @@ impl Cpu {
         };
         let mut executed = 0u64;
         let mut trap = None;
-        // After a watch stop the instruction at the PC runs first, from the unpatched code (the
-        // breakpoint there, if any, was already passed) and without re-reporting its access.
+        // After a watch stop the instruction at the PC runs first, without re-reporting its
+        // access.
         if resume {
-            match self.code.get(core.pc as usize) {
+            match self.debug.breakpoints.code().get(core.pc as usize) {
                 Some(&insn) => match core.execute(insn, true) {
                     Ok(()) => executed = 1,
                     Err(t) => {
@@ -179,7 +170,7 @@ impl Cpu {
                 None => trap = Some(Trap::RanOffCode),
             }
         }
-        let code = &self.run_code[..];
+        let code = self.debug.breakpoints.patched();
         if trap.is_none() {
             while executed < budget {
                 let Some(&insn) = code.get(core.pc as usize) else {
@@ -207,91 +198,18 @@ impl Cpu {
         }
     }
 
-    /// Rebuilds `watch_filter` when the watchpoints changed since the last run. Loads and
-    /// stores call `WatchpointSet::check` only for words the filter marks: the set's own page
-    /// test is out of line and cost 30-40% of a load/store-heavy loop's speed.
-    fn sync_watchpoints(&mut self) {
-        let generation = self.watchpoints.generation();
-        if generation == self.watch_generation {
-            return;
-        }
-        self.watch_generation = generation;
-        if self.watchpoints.iter().eq(self.synced_watchpoints.iter()) {
-            return;
-        }
-        self.synced_watchpoints = self.watchpoints.iter().copied().collect();
-        self.watch_filter.clear();
-        if self.synced_watchpoints.is_empty() {
-            return;
-        }
-        // Words per bit: 1 up to 2^20 words (4 MiB of data), coarser beyond, so the filter
-        // stays at most 128 KiB.
-        let words = self.mem.len().max(1) as u64;
-        self.watch_shift = (u64::BITS - (words - 1).leading_zeros()).saturating_sub(20);
-        let bits = ((words - 1) >> self.watch_shift) + 1;
-        self.watch_filter = vec![0; bits.div_ceil(64) as usize];
-        for w in &self.synced_watchpoints {
-            let first = (w.addr / 4) >> self.watch_shift;
-            let last =
-                (w.addr.saturating_add(w.len.max(1) - 1) / 4).min(words - 1) >> self.watch_shift;
-            for bit in first..=last {
-                self.watch_filter[(bit / 64) as usize] |= 1 << (bit % 64);
-            }
-        }
-    }
-
-    /// Makes `run_code` the code with [`Op::Breakpoint`] over every slot that has a
-    /// breakpoint. The [`BreakpointSet`] stays the truth (the debugger edits it between runs);
-    /// comparing its addresses with the last ones patched costs O(breakpoints) per `run`.
-    fn sync_breakpoints(&mut self) {
-        let generation = self.breakpoints.generation();
-        if generation == self.breakpoint_generation {
-            return;
-        }
-        self.breakpoint_generation = generation;
-        if self
-            .breakpoints
-            .addresses()
-            .eq(self.patched_breakpoints.iter().copied())
-        {
-            return;
-        }
-        for &addr in &self.patched_breakpoints {
-            let index = (addr / 4) as usize;
-            if let (Some(patched), Some(original)) =
-                (self.run_code.get_mut(index), self.code.get(index))
-            {
-                *patched = *original;
-            }
-        }
-        self.patched_breakpoints.clear();
-        for addr in self.breakpoints.addresses() {
-            if addr % 4 != 0 {
-                continue;
-            }
-            if let Some(insn) = usize::try_from(addr / 4)
-                .ok()
-                .and_then(|i| self.run_code.get_mut(i))
-            {
-                *insn = Insn::bare(Op::Breakpoint);
-            }
-            self.patched_breakpoints.push(addr);
-        }
-    }
-
     /// Executes one instruction even if a breakpoint is set on it (see `Machine::step`).
     pub fn step(&mut self) -> Option<StopEvent> {
-        self.sync_watchpoints();
-        let resume = std::mem::take(&mut self.watch_resume);
-        let Some(&insn) = self.code.get(self.pc as usize) else {
+        self.debug.watch.sync(&self.watchpoints);
+        let resume = self.debug.watch.take_resume();
+        let Some(&insn) = self.debug.breakpoints.code().get(self.pc as usize) else {
             return Some(self.stop_event(Trap::RanOffCode));
         };
         let mut core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
             watchpoints: &self.watchpoints,
-            watch_filter: &self.watch_filter,
-            watch_shift: self.watch_shift,
+            watch: &self.debug.watch,
             console: &mut self.console,
             pseudo: &self.pseudo,
             pc: self.pc,
@@ -339,7 +257,7 @@ impl Cpu {
             Trap::RanOffCode | Trap::Hlt => StopEvent::Halted,
             Trap::Breakpoint => StopEvent::Breakpoint,
             Trap::Watch(kind, addr) => {
-                self.watch_resume = true;
+                self.debug.watch.hold_for_resume();
                 StopEvent::Watch {
                     kind,
                     addr: u64::from(addr),
@@ -397,8 +315,7 @@ struct Core<'a> {
     regs: &'a mut [u32; 16],
     mem: &'a mut [u32],
     watchpoints: &'a WatchpointSet,
-    watch_filter: &'a [u64],
-    watch_shift: u32,
+    watch: &'a WatchFilter,
     console: &'a mut Console,
     pseudo: &'a [Pseudo],
     pc: u32,
@@ -415,15 +332,6 @@ impl Core<'_> {
     #[inline(always)]
     fn set(&mut self, r: u8, value: u32) {
         self.regs[(r & 15) as usize] = value;
-    }
-
-    /// Whether a watchpoint may cover data word `index` (exact check: `WatchpointSet::check`).
-    #[inline(always)]
-    fn maybe_watched(&self, index: usize) -> bool {
-        let bit = index >> self.watch_shift;
-        self.watch_filter
-            .get(bit / 64)
-            .is_some_and(|w| (w >> (bit % 64)) & 1 != 0)
     }
 
     /// Index into `mem` for a word access at `addr`, checking alignment and range.
@@ -505,10 +413,10 @@ impl Core<'_> {
             Op::Ld => {
                 let addr = a.wrapping_add(i);
                 let index = self.word_index(addr)?;
-                if !resume && self.maybe_watched(index) {
-                    if let Some((kind, at)) =
-                        self.watchpoints.check(u64::from(addr), 4, AccessKind::Read)
-                    {
+                if !resume {
+                    let watch =
+                        (self.watch).check(self.watchpoints, addr.into(), 4, AccessKind::Read);
+                    if let Some((kind, at)) = watch {
                         return Err(Trap::Watch(kind, at as u32));
                     }
                 }
@@ -518,11 +426,10 @@ impl Core<'_> {
             Op::St => {
                 let addr = a.wrapping_add(i);
                 let index = self.word_index(addr)?;
-                if !resume && self.maybe_watched(index) {
-                    if let Some((kind, at)) =
-                        self.watchpoints
-                            .check(u64::from(addr), 4, AccessKind::Write)
-                    {
+                if !resume {
+                    let watch =
+                        (self.watch).check(self.watchpoints, addr.into(), 4, AccessKind::Write);
+                    if let Some((kind, at)) = watch {
                         return Err(Trap::Watch(kind, at as u32));
                     }
                 }

@@ -1,28 +1,69 @@
-//! The `Machine` contract: stops (breakpoints, watchpoints, faults, the end), registers,
-//! memory access for the debugger, disassembly, debug info, reset, options.
+//! The `Machine` contract on SimpleRISC: the shared suite of `asmdbg_core::contract` on small
+//! SimpleRISC programs, then what only SimpleRISC has: its faults and their course messages,
+//! the end of the code, the entry label, register names, data memory bytes, options.
 
 mod common;
 
+use asmdbg_core::contract::{Loop, StraightLine, Subject};
 use asmdbg_core::{
     FaultKind, LoadError, Machine, MachineOptions, MemError, StopEvent, SymbolKind, WatchKind,
 };
 use asmdbg_simplerisc::{load_machine, SrMachine};
 use common::{load, load_with, reg, run};
 
-const COUNTER: &str = "\
+/// Stores 3 to data word 64, loads it back, and runs off the end of the code.
+const STRAIGHT: &str = "\
 .main:
-\tmov r1, 0
+\tmov r1, 1
+\tadd r1, r1, 2
+\tmov r2, 64
+\tst r1, 0[r2]
+\tld r3, 0[r2]
+\tadd r4, r3, 1
+";
+
+const LOOP: &str = "\
+.main:
 \tmov r2, 64
 .loop:
 \tadd r1, r1, 1
 \tst r1, 0[r2]
-\tld r3, 0[r2]
-\tcmp r1, 3
-\tbgt .done
 \tb .loop
-.done:
-\t.print r1
 ";
+
+struct SimpleRisc;
+
+impl Subject for SimpleRisc {
+    type M = SrMachine;
+
+    fn straight_line(&self) -> StraightLine<SrMachine> {
+        StraightLine {
+            machine: load(STRAIGHT),
+            pcs: (0..6).map(|i| 4 * i).collect(),
+            store: 3,
+            load: 4,
+            data: 64,
+            old: 0,
+            new: 3,
+            end: StopEvent::Halted,
+        }
+    }
+
+    fn endless_loop(&self) -> Loop<SrMachine> {
+        Loop {
+            machine: load(LOOP),
+            body: 4,
+            data: 64,
+            pass: 3,
+        }
+    }
+
+    fn unmapped(&self) -> Vec<u64> {
+        vec![4096, 1 << 32]
+    }
+}
+
+asmdbg_core::contract_tests!(SimpleRisc);
 
 fn watch(kind: WatchKind, addr: u64) -> Option<StopEvent> {
     Some(StopEvent::Watch { kind, addr })
@@ -33,97 +74,6 @@ fn fault_of(stop: StopEvent) -> asmdbg_core::Fault {
         StopEvent::Fault(f) => f,
         other => panic!("expected a fault, got {other:?}"),
     }
-}
-
-#[test]
-fn machine_is_send() {
-    fn assert_send<T: Send>() {}
-    assert_send::<SrMachine>();
-}
-
-#[test]
-fn breakpoints_stop_before_the_instruction_including_the_first() {
-    let mut m = load(COUNTER);
-    m.breakpoints().insert(0);
-    let out = m.run(1000);
-    assert_eq!((out.executed, out.stop), (0, Some(StopEvent::Breakpoint)));
-    assert_eq!(m.step(), None, "step executes even on a breakpoint");
-    assert_eq!(m.pc(), 4);
-    m.breakpoints().insert(4 * 2); // .loop
-    let out = m.run(1000);
-    assert_eq!((out.executed, out.stop), (1, Some(StopEvent::Breakpoint)));
-    assert_eq!(m.pc(), 8);
-    assert_eq!(reg(&m, 2), 64);
-    assert_eq!(reg(&m, 1), 0);
-    // Each pass of the loop stops again.
-    assert_eq!(m.step(), None);
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
-    assert_eq!(reg(&m, 1), 1);
-    m.breakpoints().remove(8);
-    let (stop, out) = run(&mut m);
-    assert_eq!(stop, StopEvent::Halted);
-    assert_eq!(out, "r1 : 4\n");
-}
-
-#[test]
-fn budget_runs_out_without_a_stop() {
-    let mut m = load(COUNTER);
-    let out = m.run(3);
-    assert_eq!((out.executed, out.stop), (3, None));
-    assert_eq!(m.pc(), 12);
-    assert_eq!(m.instructions_executed(), 3);
-}
-
-#[test]
-fn write_watchpoint_is_reported_before_the_store() {
-    let mut m = load(COUNTER);
-    m.watchpoints().insert(64, 4, WatchKind::Write);
-    let out = m.run(1000);
-    assert_eq!(out.stop, watch(WatchKind::Write, 64));
-    assert_eq!(m.pc(), 4 * 3, "PC on the st");
-    assert_eq!(reg(&m, 1), 1);
-    assert_eq!(m.peek_word(64).unwrap(), 0, "store not done yet");
-    assert_eq!(m.run(0).executed, 0);
-    assert_eq!(m.pc(), 4 * 3, "a zero budget keeps the resume for later");
-    // Resuming performs the store without reporting it again; the next pass reports again.
-    let out = m.run(1000);
-    assert_eq!(out.stop, watch(WatchKind::Write, 64));
-    assert_eq!(m.peek_word(64).unwrap(), 1);
-    assert_eq!(reg(&m, 1), 2);
-    assert_eq!(out.executed, 6, "st, ld, cmp, bgt, b, add");
-}
-
-#[test]
-fn read_and_access_watchpoints() {
-    let mut m = load(COUNTER);
-    m.watchpoints().insert(66, 1, WatchKind::Read);
-    let out = m.run(1000);
-    assert_eq!(out.stop, watch(WatchKind::Read, 66));
-    assert_eq!(m.pc(), 4 * 4, "PC on the ld");
-    assert_eq!(reg(&m, 3), 0, "load not done yet");
-    assert_eq!(
-        m.step(),
-        None,
-        "step after a watch stop completes the access"
-    );
-    assert_eq!(reg(&m, 3), 1);
-    m.watchpoints().clear();
-    m.watchpoints().insert(60, 8, WatchKind::Access);
-    assert_eq!(m.run(1000).stop, watch(WatchKind::Access, 64));
-    assert_eq!(m.pc(), 12, "the st of the next pass");
-}
-
-#[test]
-fn step_reports_watch_hits_too() {
-    let mut m = load(COUNTER);
-    m.watchpoints().insert(64, 4, WatchKind::Write);
-    for _ in 0..3 {
-        assert_eq!(m.step(), None);
-    }
-    assert!(matches!(m.step(), Some(StopEvent::Watch { .. })));
-    assert_eq!(m.pc(), 12);
-    assert_eq!(m.step(), None);
-    assert_eq!(m.peek_word(64).unwrap(), 1);
 }
 
 #[test]
@@ -315,24 +265,6 @@ fn debug_info_has_labels_as_written_and_lines() {
     assert_eq!(info.describe(4), Some(("t.asm".to_string(), 4)));
     assert_eq!(info.describe(8), Some(("t.asm".to_string(), 6)));
     assert_eq!(info.describe(12), None);
-}
-
-#[test]
-fn reset_restores_the_loaded_state_and_keeps_breakpoints() {
-    let mut m = load(COUNTER);
-    m.breakpoints().insert(4 * 8);
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
-    m.write_register(14, 7);
-    m.reset();
-    assert_eq!(m.pc(), 0);
-    assert_eq!(reg(&m, 1), 0);
-    assert_eq!(reg(&m, 14), 4092);
-    assert_eq!(m.read_register(17), Some(0));
-    assert_eq!(m.peek_word(64), Ok(0));
-    assert_eq!(m.instructions_executed(), 0);
-    assert!(m.console().output().is_empty());
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
-    assert_eq!(m.pc(), 32);
 }
 
 #[test]

@@ -1,9 +1,9 @@
-//! `Lc3Machine` against the `Machine` trait's contract: breakpoints stop before the
-//! instruction and `step` executes over them; watchpoints stop before the access with memory
-//! unchanged and the resumed instruction is not reported again; input waits stop without
-//! consuming anything; debugger accesses have no side effects; keyboard interrupts.
+//! The `Machine` contract on LC-3: the shared suite of `asmdbg_core::contract` on small LC-3
+//! programs, then what only an LC-3 has: the OS's input wait, keyboard interrupts, privilege,
+//! register names, trap routines.
 
-use asmdbg_core::{Machine, MachineOptions, StopEvent, WatchKind};
+use asmdbg_core::contract::{Echo, InputSubject, Loop, StraightLine, Subject};
+use asmdbg_core::{Machine, MachineOptions, StopEvent};
 use asmdbg_lc3::{load_machine, Lc3Machine};
 
 fn machine(source: &str, profile: &str) -> Lc3Machine {
@@ -30,107 +30,21 @@ const COUNTER: &str = "\
 TARGET  ADD R1, R1, #2
         ST R1, DATA
         LD R2, DATA
+        ADD R3, R2, #1
         HALT
 DATA    .FILL x1111
         .END
 ";
 
-#[test]
-fn breakpoint_stops_before_the_instruction_and_step_goes_over_it() {
-    let mut m = machine(COUNTER, "patt");
-    let target = label(&m, "TARGET");
-    assert_eq!(target, 0x3002);
-    m.breakpoints().insert(target);
-    let outcome = m.run(1000);
-    assert_eq!(outcome.stop, Some(StopEvent::Breakpoint));
-    assert_eq!(outcome.executed, 2);
-    assert_eq!(m.pc(), target);
-    assert_eq!(m.read_register(1), Some(1), "the ADD #2 has not run");
-    // run checks the first instruction too.
-    let again = m.run(1000);
-    assert_eq!(
-        (again.executed, again.stop),
-        (0, Some(StopEvent::Breakpoint))
-    );
-    // step executes it even though a breakpoint is set there.
-    assert_eq!(m.step(), None);
-    assert_eq!(m.read_register(1), Some(3));
-    assert_eq!(m.pc(), target + 1);
-    let rest = m.run(100_000);
-    assert_eq!(rest.stop, Some(StopEvent::Halted));
-    assert_eq!(m.instructions_executed(), 3 + rest.executed);
-}
-
-#[test]
-fn breakpoint_on_the_entry_stops_at_once() {
-    let mut m = machine(COUNTER, "lc3tools");
-    m.breakpoints().insert(0x3000);
-    let outcome = m.run(10);
-    assert_eq!(
-        (outcome.executed, outcome.stop),
-        (0, Some(StopEvent::Breakpoint))
-    );
-    m.breakpoints().remove(0x3000);
-    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
-}
-
-#[test]
-fn write_watchpoint_stops_before_the_store_then_resumes_without_reporting_again() {
-    let mut m = machine(COUNTER, "patt");
-    let data = label(&m, "DATA");
-    m.watchpoints().insert(data, 1, WatchKind::Write);
-    let outcome = m.run(1000);
-    assert_eq!(
-        outcome.stop,
-        Some(StopEvent::Watch {
-            kind: WatchKind::Write,
-            addr: data
-        })
-    );
-    assert_eq!(m.pc(), 0x3003, "PC on the ST");
-    assert_eq!(m.debug_read(data), Ok(0x1111), "memory unchanged");
-    assert_eq!(outcome.executed, 3);
-    let rest = m.run(100_000);
-    assert_eq!(rest.stop, Some(StopEvent::Halted), "LD is not a write");
-    assert_eq!(m.debug_read(data), Ok(3));
-}
-
-#[test]
-fn access_watchpoint_reports_the_store_and_then_the_load() {
-    let mut m = machine(COUNTER, "lc3sim");
-    let data = label(&m, "DATA");
-    m.watchpoints().insert(data, 1, WatchKind::Access);
-    let watch = Some(StopEvent::Watch {
-        kind: WatchKind::Access,
-        addr: data,
-    });
-    assert_eq!(m.run(1000).stop, watch);
-    assert_eq!(m.pc(), 0x3003);
-    // step resumes the store without reporting it again ...
-    assert_eq!(m.step(), None);
-    assert_eq!(m.debug_read(data), Ok(3));
-    // ... and the next instruction's load is a new access.
-    assert_eq!(m.run(1000).stop, watch);
-    assert_eq!(m.pc(), 0x3004);
-    assert_eq!(m.read_register(2), Some(0));
-    assert_eq!(m.run(100_000).stop, Some(StopEvent::Halted));
-    assert_eq!(m.read_register(2), Some(3));
-}
-
-#[test]
-fn read_watchpoint_ignores_writes() {
-    let mut m = machine(COUNTER, "patt");
-    let data = label(&m, "DATA");
-    m.watchpoints().insert(data, 1, WatchKind::Read);
-    assert_eq!(
-        m.run(1000).stop,
-        Some(StopEvent::Watch {
-            kind: WatchKind::Read,
-            addr: data
-        })
-    );
-    assert_eq!(m.pc(), 0x3004, "stopped on the LD, not the ST");
-}
+const LOOP: &str = "\
+        .ORIG x3000
+        AND R1, R1, #0
+BODY    ADD R1, R1, #1
+        ST R1, DATA
+        BR BODY
+DATA    .FILL 0
+        .END
+";
 
 const ECHO: &str = "\
         .ORIG x3000
@@ -141,6 +55,57 @@ const ECHO: &str = "\
         HALT
         .END
 ";
+
+struct Lc3;
+
+impl Subject for Lc3 {
+    type M = Lc3Machine;
+
+    fn straight_line(&self) -> StraightLine<Lc3Machine> {
+        let machine = machine(COUNTER, "patt");
+        let data = label(&machine, "DATA");
+        StraightLine {
+            machine,
+            pcs: (0x3000..=0x3006).collect(),
+            store: 3,
+            load: 4,
+            data,
+            old: 0x1111,
+            new: 3,
+            end: StopEvent::Halted,
+        }
+    }
+
+    fn endless_loop(&self) -> Loop<Lc3Machine> {
+        let machine = machine(LOOP, "lc3tools");
+        Loop {
+            body: label(&machine, "BODY"),
+            data: label(&machine, "DATA"),
+            pass: 3,
+            machine,
+        }
+    }
+
+    fn unmapped(&self) -> Vec<u64> {
+        vec![0x1_0000, 0x1_0000_0000]
+    }
+}
+
+impl InputSubject for Lc3 {
+    fn echo(&self) -> Echo<Lc3Machine> {
+        Echo {
+            machine: machine(ECHO, "lc3tools"),
+            first: b"a",
+            second: b"b",
+            first_output: b"a",
+            final_output: b"ab\n\n--- Halting the LC-3 ---\n\n",
+            end: StopEvent::Halted,
+        }
+    }
+}
+
+asmdbg_core::contract_tests!(Lc3);
+asmdbg_core::contract_input_tests!(Lc3);
 
 #[test]
 fn need_input_stops_without_consuming_and_resumes_after_input() {
@@ -175,23 +140,13 @@ fn need_input_stops_without_consuming_and_resumes_after_input() {
 }
 
 #[test]
-fn reset_reloads_program_and_os() {
+fn reset_reloads_the_os_too() {
     let mut m = machine(COUNTER, "patt");
-    m.breakpoints().insert(0x3005);
-    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
-    assert_eq!(m.debug_read(0x3006), Ok(3));
+    let vector = m.debug_read(0x0025);
     m.debug_write(0x0025, 0).unwrap();
     m.reset();
-    assert_eq!(m.pc(), 0x3000);
-    assert_eq!(m.debug_read(0x3006), Ok(0x1111));
-    assert_ne!(m.debug_read(0x0025), Ok(0), "HALT vector restored");
-    assert_eq!(m.instructions_executed(), 0);
-    assert_eq!(m.read_register(1), Some(0));
-    assert!(
-        m.breakpoints().addresses().eq([0x3005]),
-        "breakpoints survive"
-    );
-    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.debug_read(0x0025), vector, "HALT vector restored");
+    assert_ne!(vector, Ok(0));
 }
 
 #[test]
@@ -235,42 +190,9 @@ fn supervisor_psr_written_by_the_debugger_lifts_access_control() {
 fn disassembly_uses_labels() {
     let m = machine(COUNTER, "patt");
     assert_eq!(m.disassemble(0x3003), Some(("ST R1, DATA".to_string(), 1)));
-    assert_eq!(m.disassemble(0x3005), Some(("HALT".to_string(), 1)));
+    assert_eq!(m.disassemble(0x3006), Some(("HALT".to_string(), 1)));
     assert_eq!(m.disassemble(0x10000), None);
 }
-
-#[test]
-fn machine_is_send() {
-    fn assert_send<T: Send>() {}
-    assert_send::<Lc3Machine>();
-}
-
-/// Installs an ISR at x0180's vector, enables KBSR[14], and spins until the ISR stores a key.
-const INTERRUPTS: &str = "\
-        .ORIG x3000
-        LD R0, ISR_AT
-        STI R0, IVT_AT
-        LD R0, IE
-        STI R0, KBSR_AT
-SPIN    LD R3, GOT
-        BRz SPIN
-        ADD R0, R3, #0
-        OUT
-        HALT
-ISR     ST R0, SAVED
-        LDI R0, KBDR_AT
-        ST R0, GOT
-        LD R0, SAVED
-        RTI
-ISR_AT  .FILL ISR
-IVT_AT  .FILL x0180
-IE      .FILL x4000
-KBSR_AT .FILL xFE00
-KBDR_AT .FILL xFE02
-GOT     .FILL 0
-SAVED   .BLKW 1
-        .END
-";
 
 #[test]
 fn keyboard_interrupt_runs_the_isr_when_input_arrives() {
@@ -407,3 +329,30 @@ fn stepping_into_a_trap_lands_in_the_os_routine() {
         assert_eq!(r7, expected_r7, "{profile}: R7 after TRAP");
     }
 }
+
+/// Installs an ISR at x0180's vector, enables KBSR[14], and spins until the ISR stores a key.
+const INTERRUPTS: &str = "\
+        .ORIG x3000
+        LD R0, ISR_AT
+        STI R0, IVT_AT
+        LD R0, IE
+        STI R0, KBSR_AT
+SPIN    LD R3, GOT
+        BRz SPIN
+        ADD R0, R3, #0
+        OUT
+        HALT
+ISR     ST R0, SAVED
+        LDI R0, KBDR_AT
+        ST R0, GOT
+        LD R0, SAVED
+        RTI
+ISR_AT  .FILL ISR
+IVT_AT  .FILL x0180
+IE      .FILL x4000
+KBSR_AT .FILL xFE00
+KBDR_AT .FILL xFE02
+GOT     .FILL 0
+SAVED   .BLKW 1
+        .END
+";

@@ -1,7 +1,9 @@
-//! The `Machine` contract on MIPS: breakpoints before every instruction, `step` past them,
-//! watchpoints reported before the access, the exception handler path, registers and memory as
-//! the debugger sees them, reset, and robustness against arbitrary memory images.
+//! The `Machine` contract on MIPS: the shared suite of `asmdbg_core::contract` on small MIPS
+//! programs, then what only MIPS has: MARS's initial state, breakpoints outside the text
+//! bitmap, the exception handler path, code patching, syscalls, and robustness against
+//! arbitrary memory images.
 
+use asmdbg_core::contract::{Echo, InputSubject, Loop, StraightLine, Subject};
 use asmdbg_core::{Machine, MachineOptions, MemError, StopEvent, WatchKind};
 use asmdbg_mips::machine::{REG_CAUSE, REG_EPC, REG_PC, REG_STATUS};
 use asmdbg_mips::{load_machine, Chunk, ChunkKind, MipsMachine, Program};
@@ -14,6 +16,95 @@ fn load_with(src: &str, opts: &MachineOptions) -> MipsMachine {
     load_machine("m.asm", src, opts).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Stores 3 to `value`, loads it back, and exits with syscall 10.
+const STRAIGHT: &str = "
+    .data
+    value: .word 0x1111
+    .text
+    main: addiu $t1, $zero, 1
+    addiu $t1, $t1, 2
+    lui $s0, 0x1001
+    sw $t1, 0($s0)
+    lw $t2, 0($s0)
+    addiu $t3, $t2, 1
+    addiu $v0, $zero, 10
+    syscall
+";
+
+const LOOP: &str = "
+    .data
+    value: .word 0
+    .text
+    main: lui $s0, 0x1001
+    loop: addiu $t1, $t1, 1
+    sw $t1, 0($s0)
+    j loop
+";
+
+/// Reads a character twice (syscall 12) and prints each (syscall 11).
+const ECHO: &str = "
+    addiu $v0, $zero, 12
+    syscall
+    addu $a0, $v0, $zero
+    addiu $v0, $zero, 11
+    syscall
+    addiu $v0, $zero, 12
+    syscall
+    addu $a0, $v0, $zero
+    addiu $v0, $zero, 11
+    syscall
+    addiu $v0, $zero, 10
+    syscall
+";
+
+struct Mips;
+
+impl Subject for Mips {
+    type M = MipsMachine;
+
+    fn straight_line(&self) -> StraightLine<MipsMachine> {
+        StraightLine {
+            machine: load(STRAIGHT),
+            pcs: (0..8).map(|i| 0x0040_0000 + 4 * i).collect(),
+            store: 3,
+            load: 4,
+            data: 0x1001_0000,
+            old: 0x1111,
+            new: 3,
+            end: StopEvent::Exited(0),
+        }
+    }
+
+    fn endless_loop(&self) -> Loop<MipsMachine> {
+        Loop {
+            machine: load(LOOP),
+            body: 0x0040_0004,
+            data: 0x1001_0000,
+            pass: 3,
+        }
+    }
+
+    fn unmapped(&self) -> Vec<u64> {
+        vec![0, 0x1_0000_0000]
+    }
+}
+
+impl InputSubject for Mips {
+    fn echo(&self) -> Echo<MipsMachine> {
+        Echo {
+            machine: load(ECHO),
+            first: b"a\n",
+            second: b"b\n",
+            first_output: b"a",
+            final_output: b"ab",
+            end: StopEvent::Exited(0),
+        }
+    }
+}
+
+asmdbg_core::contract_tests!(Mips);
+asmdbg_core::contract_input_tests!(Mips);
+
 const COUNTER: &str = "
     .data
     count: .word 0
@@ -25,96 +116,6 @@ const COUNTER: &str = "
     addi $t0, $t0, -1
     bgtz $t0, loop
 ";
-
-#[test]
-fn machine_is_send() {
-    fn assert_send<T: Send>() {}
-    assert_send::<MipsMachine>();
-}
-
-#[test]
-fn initial_state_is_mars() {
-    let m = load("nop\n");
-    assert_eq!(m.pc(), 0x0040_0000);
-    assert_eq!(m.read_register(28), Some(0x1000_8000), "gp");
-    assert_eq!(m.read_register(29), Some(0x7fff_effc), "sp");
-    assert_eq!(m.read_register(REG_STATUS), Some(0x0000_ff11));
-    assert_eq!(m.read_register(8), Some(0));
-    assert_eq!(m.registers()[29].name, "sp");
-    assert_eq!(m.registers()[REG_PC].name, "pc");
-    assert_eq!(m.unit_bytes(), 1);
-    assert_eq!(m.word_units(), 4);
-    assert_eq!(m.fault_exit_status(), 0);
-}
-
-#[test]
-fn breakpoints_stop_before_and_step_goes_past() {
-    let mut m = load(COUNTER);
-    let sw = 0x0040_0014; // li (1 word), lw (2), addi (1), sw
-    assert!(m.breakpoints().insert(sw));
-    assert!(m.breakpoints().insert(0x0040_0000));
-    let out = m.run(1000);
-    assert_eq!(out.stop, Some(StopEvent::Breakpoint));
-    assert_eq!(
-        out.executed, 0,
-        "a breakpoint on the first instruction stops at once"
-    );
-    assert_eq!(m.step(), None, "step executes even on a breakpoint");
-    assert_eq!(m.pc(), 0x0040_0004);
-    let out = m.run(1000);
-    assert_eq!(out.stop, Some(StopEvent::Breakpoint));
-    assert_eq!(m.pc(), sw);
-    assert_eq!(m.peek_word(0x1001_0000), Ok(0), "the sw has not run");
-    m.breakpoints().clear();
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Exited(0)));
-    assert_eq!(m.peek_word(0x1001_0000), Ok(3));
-}
-
-#[test]
-fn breakpoints_outside_the_text_bitmap_work() {
-    let mut m = load("j far\n.text 0x00500000\nfar: nop\n");
-    assert!(m.breakpoints().insert(0x0050_0000));
-    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
-    assert_eq!(m.pc(), 0x0050_0000);
-}
-
-#[test]
-fn write_watch_stops_before_the_store_commits() {
-    let mut m = load(COUNTER);
-    m.watchpoints().insert(0x1001_0000, 4, WatchKind::Write);
-    let out = m.run(1000);
-    assert_eq!(
-        out.stop,
-        Some(StopEvent::Watch {
-            kind: WatchKind::Write,
-            addr: 0x1001_0000
-        })
-    );
-    assert_eq!(m.pc(), 0x0040_0014, "PC on the sw");
-    assert_eq!(m.peek_word(0x1001_0000), Ok(0), "old value still there");
-    // Resuming executes the store without reporting it again, then stops at the next one.
-    let out = m.run(1000);
-    assert!(matches!(out.stop, Some(StopEvent::Watch { .. })));
-    assert_eq!(out.executed, 7, "sw addi bgtz lui lw addi lui");
-    assert_eq!(m.peek_word(0x1001_0000), Ok(1));
-    assert_eq!(m.step(), None, "step past a watch");
-    assert_eq!(m.peek_word(0x1001_0000), Ok(2));
-}
-
-#[test]
-fn read_watch_and_partial_overlap() {
-    let mut m = load(COUNTER);
-    m.watchpoints().insert(0x1001_0002, 1, WatchKind::Read);
-    let out = m.run(1000);
-    assert_eq!(
-        out.stop,
-        Some(StopEvent::Watch {
-            kind: WatchKind::Read,
-            addr: 0x1001_0002
-        })
-    );
-    assert_eq!(m.pc(), 0x0040_0008, "second word of the lw expansion");
-}
 
 const HANDLER: &str = "
     .text
@@ -136,6 +137,56 @@ const HANDLER: &str = "
     mtc0 $k1, $14
     eret
 ";
+
+/// xorshift64*, so the fuzz below is reproducible without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[test]
+fn initial_state_is_mars() {
+    let m = load("nop\n");
+    assert_eq!(m.pc(), 0x0040_0000);
+    assert_eq!(m.read_register(28), Some(0x1000_8000), "gp");
+    assert_eq!(m.read_register(29), Some(0x7fff_effc), "sp");
+    assert_eq!(m.read_register(REG_STATUS), Some(0x0000_ff11));
+    assert_eq!(m.read_register(8), Some(0));
+    assert_eq!(m.registers()[29].name, "sp");
+    assert_eq!(m.registers()[REG_PC].name, "pc");
+    assert_eq!(m.unit_bytes(), 1);
+    assert_eq!(m.word_units(), 4);
+    assert_eq!(m.fault_exit_status(), 0);
+}
+
+#[test]
+fn breakpoints_outside_the_text_bitmap_work() {
+    let mut m = load("j far\n.text 0x00500000\nfar: nop\n");
+    assert!(m.breakpoints().insert(0x0050_0000));
+    assert_eq!(m.run(100).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), 0x0050_0000);
+}
+
+#[test]
+fn read_watch_and_partial_overlap() {
+    let mut m = load(COUNTER);
+    m.watchpoints().insert(0x1001_0002, 1, WatchKind::Read);
+    let out = m.run(1000);
+    assert_eq!(
+        out.stop,
+        Some(StopEvent::Watch {
+            kind: WatchKind::Read,
+            addr: 0x1001_0002
+        })
+    );
+    assert_eq!(m.pc(), 0x0040_0008, "second word of the lw expansion");
+}
 
 #[test]
 fn exception_handler_runs_with_cause_epc_status_badvaddr() {
@@ -218,18 +269,6 @@ fn disassembly_names_labels() {
 }
 
 #[test]
-fn reset_restores_the_loaded_image_and_keeps_breakpoints() {
-    let mut m = load(COUNTER);
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Exited(0)));
-    m.breakpoints().insert(0x0040_0014);
-    m.reset();
-    assert_eq!(m.peek_word(0x1001_0000), Ok(0));
-    assert_eq!(m.pc(), 0x0040_0000);
-    assert_eq!(m.instructions_executed(), 0);
-    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
-}
-
-#[test]
 fn start_at_main_uses_the_global_main() {
     let src = ".globl main\nli $s0, 1\nmain: li $s1, 2\n";
     let opts = MachineOptions {
@@ -241,18 +280,6 @@ fn start_at_main_uses_the_global_main() {
     m.run(10);
     assert_eq!(m.read_register(16), Some(0));
     assert_eq!(m.read_register(17), Some(2));
-}
-
-/// xorshift64*, so the fuzz below is reproducible without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
 }
 
 #[test]
