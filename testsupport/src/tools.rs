@@ -59,10 +59,9 @@ pub fn require_tool(tool: &str) -> bool {
 
 /// [`require_tool`] for several tools at once (all must be present to run).
 pub fn require_tools(tools: &[&str]) -> bool {
-    // Every tool is looked at, so that the failure or notice names each missing one.
-    tools
-        .iter()
-        .fold(true, |all, tool| require_tool(tool) && all)
+    // Every tool is looked at (no short circuit), so that the notice names each missing one.
+    let present: Vec<bool> = tools.iter().map(|tool| require_tool(tool)).collect();
+    present.into_iter().all(|p| p)
 }
 
 #[cfg(test)]
