@@ -1,7 +1,7 @@
 //! programs/mips/four_in_a_row.asm played end to end by the built binary: every scripted game
 //! `tests/programs/mips/NAME.in` (one input line per MARS read syscall) must print exactly
-//! `NAME.out`, byte for byte. The transcripts were derived from the rules of the assignment
-//! (../shared/specs/mips-four-in-a-row.md) by `four_in_a_row_model.py`, a second, independent
+//! `NAME.out`, byte for byte. The transcripts were derived from the rules of the course
+//! assignment by tests/programs/mips/four_in_a_row_model.py, a second, independent
 //! implementation of the game in Python, not by recording the program.
 //!
 //! Together the games cover: the centre rule for both players' first move (an off-centre drop and
