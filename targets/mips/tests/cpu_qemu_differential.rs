@@ -203,7 +203,11 @@ fn random_integer_code_matches_qemu() {
         let words = random_program(&mut rng, 300);
         let here = run_here(&words, &[]);
         let Some(there) = run_qemu(&dir, &words, &[], n) else {
-            println!("skipped: qemu-mipsel did not run");
+            assert!(
+                !asmdbg_testsupport::tools::tools_required(),
+                "qemu-mipsel is installed but did not run program {n}"
+            );
+            println!("skipped: qemu-mipsel is installed but did not run");
             return;
         };
         assert_eq!(here.len(), there.len(), "program {n}");
@@ -272,7 +276,11 @@ fn random_memory_code_matches_qemu() {
         }
         let here = run_here(&words, &data);
         let Some(there) = run_qemu(&dir, &words, &data, n) else {
-            println!("skipped: qemu-mipsel did not run");
+            assert!(
+                !asmdbg_testsupport::tools::tools_required(),
+                "qemu-mipsel is installed but did not run program {n}"
+            );
+            println!("skipped: qemu-mipsel is installed but did not run");
             return;
         };
         assert_eq!(here.len(), there.len(), "program {n}");
