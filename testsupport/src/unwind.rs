@@ -147,3 +147,110 @@ impl FrameTable {
         Ok(Caller { cfa, ra })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gimli::write::{
+        Address, CallFrameInstruction, CommonInformationEntry, EndianVec, FrameDescriptionEntry,
+    };
+
+    const SP: u16 = 29;
+    const RA: u16 = 31;
+
+    /// An ELF whose `.debug_frame` has a function at 0x100 (CFA = sp, ra in place; after 4
+    /// bytes CFA = sp + 8 and ra saved at CFA - 4) and an outermost one at 0x300.
+    fn elf() -> Vec<u8> {
+        let encoding = gimli::Encoding {
+            format: gimli::Format::Dwarf32,
+            version: 1,
+            address_size: 4,
+        };
+        let mut table = gimli::write::FrameTable::default();
+        let mut cie = CommonInformationEntry::new(encoding, 1, -4, gimli::Register(RA));
+        cie.add_instruction(CallFrameInstruction::Cfa(gimli::Register(SP), 0));
+        cie.add_instruction(CallFrameInstruction::SameValue(gimli::Register(RA)));
+        let cie = table.add_cie(cie);
+        let mut framed = FrameDescriptionEntry::new(Address::Constant(0x100), 0x20);
+        framed.add_instruction(4, CallFrameInstruction::CfaOffset(8));
+        framed.add_instruction(4, CallFrameInstruction::Offset(gimli::Register(RA), -4));
+        table.add_fde(cie, framed);
+        let mut outermost = FrameDescriptionEntry::new(Address::Constant(0x300), 0x10);
+        outermost.add_instruction(0, CallFrameInstruction::Undefined(gimli::Register(RA)));
+        table.add_fde(cie, outermost);
+        let mut section = gimli::write::DebugFrame::from(EndianVec::new(gimli::LittleEndian));
+        table
+            .write_debug_frame(&mut section)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut file = object::write::Object::new(
+            object::BinaryFormat::Elf,
+            object::Architecture::Mips,
+            object::Endianness::Little,
+        );
+        let id = file.add_section(
+            Vec::new(),
+            b".debug_frame".to_vec(),
+            object::SectionKind::Debug,
+        );
+        file.set_section_data(id, section.slice().to_vec(), 1);
+        file.write().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn rows_follow_the_instructions_and_end_at_the_fde() {
+        let frames = FrameTable::from_elf(&elf()).unwrap_or_else(|e| panic!("{e}"));
+        let row = |pc| frames.row(pc, RA).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            row(0x100),
+            Some(Row {
+                cfa_register: SP,
+                cfa_offset: 0,
+                ra: RegisterRule::SameValue
+            })
+        );
+        assert_eq!(
+            row(0x104),
+            Some(Row {
+                cfa_register: SP,
+                cfa_offset: 8,
+                ra: RegisterRule::Offset(-4)
+            })
+        );
+        assert_eq!(row(0x200), None);
+        assert_eq!(row(0x300).map(|r| r.ra), Some(RegisterRule::Undefined));
+    }
+
+    #[test]
+    fn one_step_reads_registers_and_memory_and_says_what_is_missing() {
+        let frames = FrameTable::from_elf(&elf()).unwrap_or_else(|e| panic!("{e}"));
+        let regs = [(SP, 0x1000), (RA, 0x4444)];
+        assert_eq!(
+            frames.unwind(0x100, &regs, RA, 4, &[]),
+            Ok(Caller {
+                cfa: 0x1000,
+                ra: Some(0x4444)
+            })
+        );
+        assert_eq!(
+            frames.unwind(0x110, &regs, RA, 4, &[(0x1004, 0x400)]),
+            Ok(Caller {
+                cfa: 0x1008,
+                ra: Some(0x400)
+            })
+        );
+        assert_eq!(
+            frames.unwind(0x300, &regs, RA, 4, &[]).map(|c| c.ra),
+            Ok(None)
+        );
+        assert!(
+            frames.unwind(0x110, &regs, RA, 4, &[]).is_err(),
+            "memory not given"
+        );
+        assert!(
+            frames.unwind(0x100, &[(SP, 0)], RA, 4, &[]).is_err(),
+            "ra not given"
+        );
+        assert!(frames.unwind(0x200, &regs, RA, 4, &[]).is_err(), "no FDE");
+        assert!(FrameTable::from_elf(b"not an elf").is_err());
+    }
+}
