@@ -11,7 +11,8 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use support::{have_gdb, run_asmdbg, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{run_asmdbg, Scratch, Stub};
 
 /// Replies must come within this; every wait in this file is bounded by it.
 const REPLY_LIMIT: Duration = Duration::from_secs(20);
@@ -341,12 +342,15 @@ fn a_flood_of_connections_while_out_of_file_descriptors_does_not_end_asmdbg() {
         .map(|d| d.count())
         .unwrap_or(0);
     let limit = open_now + 6;
+    if !require_tool("prlimit") {
+        return;
+    }
     let limited = std::process::Command::new("prlimit")
         .arg(format!("--pid={pid}"))
         .arg(format!("--nofile={limit}:{limit}"))
         .status();
     if !limited.is_ok_and(|s| s.success()) {
-        eprintln!("SKIPPED: prlimit cannot limit asmdbg's file descriptors here");
+        eprintln!("notice: prlimit is installed but cannot limit asmdbg's file descriptors here");
         return;
     }
     let mut first = Rsp::connect(&stub);
@@ -393,7 +397,7 @@ fn a_flood_of_connections_while_out_of_file_descriptors_does_not_end_asmdbg() {
 
 #[test]
 fn gdb_prints_the_refusal_when_another_debugger_is_attached() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();
@@ -915,7 +919,7 @@ fn game_peak_rss(game: &Path) -> u64 {
 
 #[test]
 fn every_game_stays_small_under_the_debugger() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

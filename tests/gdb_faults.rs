@@ -5,7 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::{assert_in_order, have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
 
 fn fault_session(name: &str, source: &str, extra: &[&str], signal: &str, message: &str) {
     let dir = Scratch::new();
@@ -20,7 +21,7 @@ fn fault_session(name: &str, source: &str, extra: &[&str], signal: &str, message
 
 #[test]
 fn mips_bad_address_unaligned_and_overflow() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     fault_session(
@@ -48,7 +49,7 @@ fn mips_bad_address_unaligned_and_overflow() {
 
 #[test]
 fn simplerisc_division_by_zero() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     fault_session(
@@ -62,7 +63,7 @@ fn simplerisc_division_by_zero() {
 
 #[test]
 fn lc3sim_illegal_instruction() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     fault_session(

@@ -5,7 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::{assert_in_order, have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
 
 /// x3000 AND, x3001 ADD, x3002 LOOP ADD, x3003 ST, x3004 BRp, x3005 LD, x3006 LEA, x3007 PUTS,
 /// x3008 HALT, x3009 COUNT, x300A SEEN, x300B MSG.
@@ -35,7 +36,7 @@ fn countdown() -> (Scratch, Stub) {
 
 #[test]
 fn registers_have_native_names_and_stepi_moves_one_word() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -56,7 +57,7 @@ fn registers_have_native_names_and_stepi_moves_one_word() {
 
 #[test]
 fn breakpoint_at_an_address_stops_there() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -67,7 +68,7 @@ fn breakpoint_at_an_address_stops_there() {
 
 #[test]
 fn write_watchpoint_stops_on_the_store_with_old_and_new_values() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -91,7 +92,7 @@ fn write_watchpoint_stops_on_the_store_with_old_and_new_values() {
 
 #[test]
 fn read_watchpoint_stops_only_on_the_load() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -110,7 +111,7 @@ fn read_watchpoint_stops_only_on_the_load() {
 
 #[test]
 fn access_watchpoint_stops_on_reads_and_writes() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -133,7 +134,7 @@ fn access_watchpoint_stops_on_reads_and_writes() {
 
 #[test]
 fn memory_reads_and_writes_are_exact() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -152,7 +153,7 @@ fn memory_reads_and_writes_are_exact() {
 
 #[test]
 fn setting_a_register_changes_execution() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -167,7 +168,7 @@ fn setting_a_register_changes_execution() {
 
 #[test]
 fn program_output_reaches_the_console_and_exit_is_reported() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -180,7 +181,7 @@ fn program_output_reaches_the_console_and_exit_is_reported() {
 
 #[test]
 fn monitor_commands_use_lc3_notation() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = countdown();
@@ -216,7 +217,7 @@ AGAIN   GETC
 
 #[test]
 fn console_input_reaches_the_guest_and_ctrl_c_interrupts_a_blocked_guest() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();
@@ -246,7 +247,7 @@ SPIN    ADD R1, R1, #1
 
 #[test]
 fn ctrl_c_stops_a_running_loop_and_detach_keeps_state() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();
@@ -265,7 +266,7 @@ fn ctrl_c_stops_a_running_loop_and_detach_keeps_state() {
 
 #[test]
 fn monitor_reset_restores_the_program_and_writes_pokes_again() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();

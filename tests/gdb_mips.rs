@@ -5,7 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::{assert_in_order, have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
 
 /// 0x400000 li $t0,5 | 04 li $t1,0 | 08 loop: addu | 0c lui $at | 10 sw $t1,0($at)
 /// 14 addiu $t0,-1 | 18 bgtz | 1c li $v0,5 | 20 syscall (read int) | 24 addu $t1,$t1,$v0
@@ -45,7 +46,7 @@ fn start() -> (Scratch, Stub) {
 
 #[test]
 fn registers_stepi_and_breakpoints() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -72,7 +73,7 @@ fn registers_stepi_and_breakpoints() {
 
 #[test]
 fn watchpoints_report_the_storing_instruction() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -100,7 +101,7 @@ fn watchpoints_report_the_storing_instruction() {
 
 #[test]
 fn console_input_ctrl_c_and_exit() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -122,7 +123,7 @@ fn console_input_ctrl_c_and_exit() {
 
 #[test]
 fn monitor_uses_mars_register_names() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();

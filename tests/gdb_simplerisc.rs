@@ -5,7 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use support::{assert_in_order, have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
 
 /// Slots: 0 mov r1,3 | 1 mov r2,100 | 2 loop: st r1,0[r2] | 3 sub r1,r1,1 | 4 cmp r1,0
 /// 5 bgt loop | 6 ld r3,0[r2] | 7 call double | 8 .print r3, r4 | 9 b end
@@ -39,7 +40,7 @@ fn start() -> (Scratch, Stub) {
 
 #[test]
 fn registers_step_and_breakpoints() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -67,7 +68,7 @@ fn registers_step_and_breakpoints() {
 
 #[test]
 fn watchpoint_on_data_and_call_return() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -95,7 +96,7 @@ fn watchpoint_on_data_and_call_return() {
 
 #[test]
 fn monitor_disassembles_simplerisc() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let (_dir, stub) = start();
@@ -122,7 +123,7 @@ const SPIN: &str = ".main:\nspin:\n\tadd r1, r1, 1\n\tb spin\n";
 
 #[test]
 fn ctrl_c_interrupts_a_spinning_program() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();

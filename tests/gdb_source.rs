@@ -5,7 +5,8 @@
 
 mod support;
 
-use support::{assert_in_order, have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
 
 fn session(name: &str, source: &str, extra: &[&str], commands: &str) -> String {
     let dir = Scratch::new();
@@ -42,7 +43,7 @@ STACK   .FILL xFE00
 
 #[test]
 fn lc3_source_level_session() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let out = session(
@@ -115,7 +116,7 @@ inner:  lw $t0, score
 
 #[test]
 fn mips_source_level_session() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let out = session(
@@ -190,7 +191,7 @@ end:
 
 #[test]
 fn simplerisc_source_level_session() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     // r0 is the running sum; the score word lives at data address 100 (r1 = 0).
@@ -252,7 +253,7 @@ twice:  addu $v0, $a0, $a0
 
 #[test]
 fn mips_next_and_step_over_jalr() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let out = session(

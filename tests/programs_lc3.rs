@@ -4,9 +4,10 @@
 //! status 0 (the program HALTs; the default `patt` profile prints the McGraw-Hill simulator's
 //! "----- Halting the processor -----" banner, which is part of every transcript).
 //!
-//! The transcripts were derived from the assignments in ../shared/specs/ (Nim and Connect-4: the
-//! specs' sample runs with the PDF artefacts removed, plus every invalid move the specs list;
-//! Dots and Boxes: full games covering every rule), not captured from the programs.
+//! The transcripts were derived from the course's assignment handouts, which are not part of this
+//! repository (Nim and Connect-4: the handouts' sample runs with the PDF artefacts removed, plus
+//! every invalid move the handouts list; Dots and Boxes: full games covering every rule), not
+//! captured from the programs.
 
 use std::path::PathBuf;
 use std::process::Command;

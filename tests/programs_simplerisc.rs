@@ -1,6 +1,6 @@
-//! programs/simplerisc/tictactoe.asm, the RISC-Tac-Toe state verifier
-//! (../shared/specs/simplerisc-tictactoe-verifier.md): board of 36 words at byte address 1000,
-//! result word at 1144 (-1 illegal, 0 draw, 1 / 2 the winner).
+//! programs/simplerisc/tictactoe.asm, the RISC-Tac-Toe state verifier of the course assignment:
+//! board of 36 words at byte address 1000, result word at 1144 (-1 illegal, 0 draw, 1 / 2 the
+//! winner).
 //!
 //! - every hand-made board of tests/programs/simplerisc/boards.txt through the built binary
 //!   (`asmdbg run ... --no-mul --poke 1000=... --peek 1144`), exactly as an autograder runs it;

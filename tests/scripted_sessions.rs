@@ -5,7 +5,8 @@ mod support;
 
 use std::path::Path;
 
-use support::{assert_in_order, have_gdb, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Stub};
 
 fn repo(path: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -20,7 +21,7 @@ fn scratch_copy(dir: &support::Scratch, program: &str) -> std::path::PathBuf {
 
 #[test]
 fn watch_current_player_stops_on_every_change_of_turn_and_never_for_a_box() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = support::Scratch::new();
@@ -70,7 +71,7 @@ fn watch_current_player_stops_on_every_change_of_turn_and_never_for_a_box() {
 
 #[test]
 fn step_check_win_walks_the_mips_win_check_and_returns_to_the_caller() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = support::Scratch::new();

@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use support::{have_gdb, Scratch, Stub};
+use asmdbg_testsupport::require_tool;
+use support::{Scratch, Stub};
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -188,7 +189,7 @@ SAVE7   .FILL #0
 
 #[test]
 fn cppdbg_command_sequence_on_lc3() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();
@@ -296,7 +297,7 @@ flip:   lw $t0, player
 
 #[test]
 fn cppdbg_command_sequence_on_mips() {
-    if !have_gdb() {
+    if !require_tool("gdb-multiarch") {
         return;
     }
     let dir = Scratch::new();

@@ -57,21 +57,6 @@ pub fn run_asmdbg(args: &[&str], stdin: &[u8]) -> Output {
     out
 }
 
-/// Whether gdb-multiarch can be used; prints why a test is skipped when not.
-pub fn have_gdb() -> bool {
-    let ok = Command::new("gdb-multiarch")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED: gdb-multiarch is not installed (scripts/test installs it)");
-    }
-    ok
-}
-
 /// `asmdbg debug` running as a child process.
 pub struct Stub {
     pub child: Child,

@@ -345,59 +345,21 @@ fn compile_unit_ranges_and_line_table() {
 
 #[test]
 fn frame_table_reads_back() {
-    use gimli::UnwindSection;
+    use asmdbg_testsupport::unwind::{FrameTable, RegisterRule, Row};
     let bytes = write_elf(&image()).unwrap();
-    let file = object::File::parse(&*bytes).unwrap();
-    let data = file
-        .section_by_name(".debug_frame")
-        .unwrap()
-        .data()
-        .unwrap()
-        .to_vec();
-    let mut frame = gimli::DebugFrame::new(&data, gimli::LittleEndian);
-    frame.set_address_size(4);
-    let bases = gimli::BaseAddresses::default();
-    let mut ctx = gimli::UnwindContext::new();
-    let row = frame
-        .unwind_info_for_address(
-            &bases,
-            &mut ctx,
-            0x40_0014,
-            gimli::DebugFrame::cie_from_offset,
-        )
-        .unwrap();
+    let frames = FrameTable::from_elf(&bytes).unwrap();
     assert_eq!(
-        row.cfa(),
-        &gimli::CfaRule::RegisterAndOffset {
-            register: gimli::Register(29),
-            offset: 8
-        }
+        frames.row(0x40_0014, 31),
+        Ok(Some(Row {
+            cfa_register: 29,
+            cfa_offset: 8,
+            ra: RegisterRule::Offset(-4)
+        }))
     );
-    assert_eq!(
-        row.register(gimli::Register(31)),
-        gimli::RegisterRule::Offset(-4)
-    );
-    let row = frame
-        .unwind_info_for_address(
-            &bases,
-            &mut ctx,
-            0x40_0010,
-            gimli::DebugFrame::cie_from_offset,
-        )
-        .unwrap();
-    assert_eq!(
-        row.register(gimli::Register(31)),
-        gimli::RegisterRule::SameValue
-    );
+    let row = frames.row(0x40_0010, 31).unwrap().unwrap();
+    assert_eq!(row.ra, RegisterRule::SameValue);
     // No FDE covers main.
-    assert!(frame
-        .unwind_info_for_address(
-            &bases,
-            &mut ctx,
-            0x40_0000,
-            gimli::DebugFrame::cie_from_offset
-        )
-        .is_err());
+    assert_eq!(frames.row(0x40_0000, 31), Ok(None));
 }
 
 #[test]

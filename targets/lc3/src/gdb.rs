@@ -1,7 +1,7 @@
 //! How gdb sees an LC-3: posing as an ARM M-profile core (gdb has no LC-3 architecture, and it
 //! rejects a description with an unknown one), with the unused ARM registers hidden as
-//! `ieee_single` and the real registers in a custom feature. Measured with gdb-multiarch 13.1
-//! (see shared/reference/gdb-clients.md §3): gdb then steps with `vCont;s`, and breakpoints,
+//! `ieee_single` and the real registers in a custom feature. Measured with gdb-multiarch 13.1:
+//! gdb then steps with `vCont;s`, and breakpoints,
 //! watchpoints, `next` over JSR, `finish` and a one-level `bt` work.
 //!
 //! Addresses: gdb address = 2 × LC-3 word address, each word little endian, so multi-word reads

@@ -1,5 +1,6 @@
 //! Whole programs through the assembler and the object/symbol writers: the reference probes
-//! bench.asm and sem.asm (copied into the corpus as probe_bench.asm and probe_sem.asm).
+//! bench.asm and sem.asm (copied verbatim as tests/programs/lc3/probe_bench.asm and
+//! probe_sem.asm; the corpus holds annotated copies).
 
 use std::path::PathBuf;
 
@@ -8,10 +9,12 @@ use asmdbg_lc3::asm::{assemble, AsmOptions};
 use asmdbg_lc3::objfile::{read_obj, write_obj, write_sym};
 use asmdbg_lc3::Program;
 
-fn corpus_program(name: &str, strict: bool) -> Program {
+/// Assembles `path` (relative to the repository's `tests/` directory).
+fn corpus_program(path: &str, strict: bool) -> Program {
+    let name = path.rsplit('/').next().unwrap_or(path);
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/asm/lc3")
-        .join(name);
+        .join("../../tests")
+        .join(path);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     match assemble(&SourceFile::new(name, text), &AsmOptions { strict }) {
         Ok(p) => p,
@@ -29,7 +32,7 @@ fn word(p: &Program, addr: u16) -> Option<u16> {
 #[test]
 fn bench_words_and_labels() {
     for strict in [false, true] {
-        let p = corpus_program("probe_bench.asm", strict);
+        let p = corpus_program("programs/lc3/probe_bench.asm", strict);
         assert_eq!(p.entry(), Some(0x3000));
         assert_eq!(word(&p, 0x3000), Some(0x56E0), "AND R3, R3, #0");
         assert_eq!(word(&p, 0x3002), Some(0x2210), "LD R1, OUTER");
@@ -51,7 +54,7 @@ fn bench_words_and_labels() {
 
 #[test]
 fn bench_sym_file_matches_lc3as() {
-    let p = corpus_program("probe_bench.asm", false);
+    let p = corpus_program("programs/lc3/probe_bench.asm", false);
     let sym = write_sym(&p);
     assert!(sym.starts_with(
         "// Symbol table\n// Scope level 0:\n//\tSymbol Name       Page Address\n\
@@ -65,7 +68,7 @@ fn bench_sym_file_matches_lc3as() {
 
 #[test]
 fn sem_words() {
-    let p = corpus_program("probe_sem.asm", false);
+    let p = corpus_program("programs/lc3/probe_sem.asm", false);
     assert_eq!(word(&p, 0x3000), Some(0x5020), "AND R0, R0, #0");
     assert_eq!(word(&p, 0x3001), Some(0x123F), "ADD R1, R0, #-1");
     assert_eq!(word(&p, 0x3002), Some(0xE417), "LEA R2, DATA");
@@ -80,7 +83,7 @@ fn sem_words() {
 
 #[test]
 fn obj_round_trip_keeps_every_word() {
-    let p = corpus_program("probe_sem.asm", true);
+    let p = corpus_program("programs/lc3/probe_sem.asm", true);
     let bytes = write_obj(&p).unwrap_or_default();
     assert_eq!(&bytes[..6], &[0x30, 0x00, 0x50, 0x20, 0x12, 0x3F]);
     let back = read_obj(&bytes).map(|b| b.segments).unwrap_or_default();
@@ -89,7 +92,7 @@ fn obj_round_trip_keeps_every_word() {
 
 #[test]
 fn directives_program_has_three_blocks() {
-    let p = corpus_program("directives.asm", false);
+    let p = corpus_program("asm/lc3/ok_directives.asm", false);
     let origins: Vec<u16> = p.segments.iter().map(|s| s.origin).collect();
     assert_eq!(origins, vec![0x3000, 0x4000, 0x4003]);
     let kind = |n: &str| p.debug.symbols.get(n).map(|s| s.kind);
@@ -109,7 +112,7 @@ fn directives_program_has_three_blocks() {
 #[test]
 fn probe_copies_match_the_reference() {
     let shared = PathBuf::from("/work/shared/reference/probes/lc3");
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/asm/lc3");
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs/lc3");
     for (reference, copy) in [
         ("bench.asm", "probe_bench.asm"),
         ("sem.asm", "probe_sem.asm"),

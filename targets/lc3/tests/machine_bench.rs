@@ -128,7 +128,7 @@ fn bench_rate_of_the_cpu() {
 }
 
 /// The repository's copy of probes/lc3/bench.asm.
-const BENCH_SOURCE: &str = include_str!("../../../tests/asm/lc3/probe_bench.asm");
+const BENCH_SOURCE: &str = include_str!("../../../tests/programs/lc3/probe_bench.asm");
 
 fn bench_machine(outer: Option<u16>) -> Lc3Machine {
     let source = match outer {

@@ -6,7 +6,7 @@ use asmdbg_core::{FaultKind, LoadError, Machine, MachineOptions, StopEvent};
 use asmdbg_lc3::{load_machine, profile_names, Lc3Machine};
 
 /// The repository's copy of probes/lc3/sem.asm.
-const SEM: &str = include_str!("../../../tests/asm/lc3/probe_sem.asm");
+const SEM: &str = include_str!("../../../tests/programs/lc3/probe_sem.asm");
 
 fn machine(source: &str, profile: &str) -> Lc3Machine {
     let opts = MachineOptions {

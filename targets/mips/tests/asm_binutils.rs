@@ -1,7 +1,7 @@
 //! Cross-checks the encoding of every basic instruction form against GNU binutils
 //! (`mipsel-linux-gnu-as -march=mips32 -mno-shared -O0`, plus `-mno-fix-loongson3-llsc` because
 //! Debian builds it to insert `sync` before `ll`). Skipped, with a
-//! notice, when the tools are not installed.
+//! notice, when the tools are not installed (a failure under ASMDBG_REQUIRE_TOOLS=1).
 //!
 //! Each corpus line is MARS syntax, optionally followed by `|||` and the GNU spelling where the
 //! dialects differ (`$fcc1` condition flags, `div $0,...` for the bare divide, `break 0,7`
@@ -195,7 +195,7 @@ fn gnu_lines() -> String {
         .join("\n")
 }
 
-/// GNU's words, or `None` when the tools are not installed.
+/// GNU's words, or `None` when the tools cannot be run or their output read.
 fn gnu_words(source: &str) -> Option<Vec<u32>> {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("binutils-crosscheck");
     std::fs::create_dir_all(&dir).ok()?;
@@ -272,9 +272,14 @@ fn every_basic_form_matches_gnu_as() {
         "one corpus line per basic form"
     );
 
-    let Some(theirs) = gnu_words(&gnu_lines()) else {
-        println!("NOTICE: mipsel-linux-gnu-as not found; binutils cross-check skipped");
+    if !asmdbg_testsupport::tools::require_tools(&[
+        "mipsel-linux-gnu-as",
+        "mipsel-linux-gnu-objcopy",
+    ]) {
         return;
+    }
+    let Some(theirs) = gnu_words(&gnu_lines()) else {
+        panic!("binutils are installed but could not assemble the corpus");
     };
     assert!(
         theirs.len() >= ours.len(),

@@ -181,16 +181,19 @@ fn run_qemu(dir: &Path, words: &[u32], data: &[u8], n: usize) -> Option<Vec<u32>
     )
 }
 
+/// Whether qemu-user and the binutils this test drives are installed (see
+/// asmdbg_testsupport::tools for when their absence fails the test instead).
 fn tools_present() -> bool {
-    ["qemu-mipsel", "mipsel-linux-gnu-as", "mipsel-linux-gnu-ld"]
-        .iter()
-        .all(|tool| Command::new(tool).arg("--version").output().is_ok())
+    asmdbg_testsupport::tools::require_tools(&[
+        "qemu-mipsel",
+        "mipsel-linux-gnu-as",
+        "mipsel-linux-gnu-ld",
+    ])
 }
 
 #[test]
 fn random_integer_code_matches_qemu() {
     if !tools_present() {
-        println!("skipped: qemu-mipsel or binutils-mipsel-linux-gnu is not installed");
         return;
     }
     let dir = std::env::temp_dir().join(format!("asmdbg-mips-qemu-{}", std::process::id()));
@@ -200,7 +203,11 @@ fn random_integer_code_matches_qemu() {
         let words = random_program(&mut rng, 300);
         let here = run_here(&words, &[]);
         let Some(there) = run_qemu(&dir, &words, &[], n) else {
-            println!("skipped: qemu-mipsel did not run");
+            assert!(
+                !asmdbg_testsupport::tools::tools_required(),
+                "qemu-mipsel is installed but did not run program {n}"
+            );
+            println!("skipped: qemu-mipsel is installed but did not run");
             return;
         };
         assert_eq!(here.len(), there.len(), "program {n}");
@@ -250,7 +257,6 @@ fn random_memory_instruction(rng: &mut Rng) -> u32 {
 #[test]
 fn random_memory_code_matches_qemu() {
     if !tools_present() {
-        println!("skipped: qemu-mipsel or binutils-mipsel-linux-gnu is not installed");
         return;
     }
     let dir = std::env::temp_dir().join(format!("asmdbg-mips-qemu-mem-{}", std::process::id()));
@@ -270,7 +276,11 @@ fn random_memory_code_matches_qemu() {
         }
         let here = run_here(&words, &data);
         let Some(there) = run_qemu(&dir, &words, &data, n) else {
-            println!("skipped: qemu-mipsel did not run");
+            assert!(
+                !asmdbg_testsupport::tools::tools_required(),
+                "qemu-mipsel is installed but did not run program {n}"
+            );
+            println!("skipped: qemu-mipsel is installed but did not run");
             return;
         };
         assert_eq!(here.len(), there.len(), "program {n}");

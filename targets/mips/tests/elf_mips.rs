@@ -1,6 +1,7 @@
 //! The MIPS ELF: structure and DWARF read back with the `object` and `gimli` readers, and
 //! gdb-multiarch on the file alone: lines, typed data, and no "Breakpoint address adjusted" on
-//! lines after branches under MARS semantics (skipped with a notice without gdb).
+//! lines after branches under MARS semantics (skipped with a notice without gdb,
+//! a failure under ASMDBG_REQUIRE_TOOLS=1).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,7 +11,7 @@ use asmdbg_core::SourceFile;
 use asmdbg_mips::asm::{assemble, AsmOptions};
 use asmdbg_mips::elf::{elf_from_program, elf_image, has_delay_slot};
 use asmdbg_mips::Program;
-use gimli::{CfaRule, RegisterRule, UnwindSection};
+use asmdbg_testsupport::unwind::{FrameTable, RegisterRule};
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
 
 /// Line numbers are in the comments; the tests name them.
@@ -106,6 +107,9 @@ fn write_tmp(tag: &str, bytes: &[u8]) -> PathBuf {
 }
 
 fn gdb(elf: &Path, cmds: &[String]) -> Option<String> {
+    if !asmdbg_testsupport::require_tool("gdb-multiarch") {
+        return None;
+    }
     let mut cmd = Command::new("gdb-multiarch");
     cmd.args(["-nx", "-batch"]);
     for c in cmds {
@@ -118,10 +122,7 @@ fn gdb(elf: &Path, cmds: &[String]) -> Option<String> {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         )),
-        Err(_) => {
-            eprintln!("notice: gdb-multiarch not found; skipping the gdb checks");
-            None
-        }
+        Err(e) => panic!("gdb-multiarch: {e}"),
     }
 }
 
@@ -260,27 +261,13 @@ fn ranges_split_after_every_branch_unless_delay_slots() {
     assert!(!with_slots.debug.frames.is_empty());
 }
 
-/// (CFA offset from $sp or $fp, register, $ra rule) at `addr`, from .debug_frame.
+/// (CFA register, offset from it, $ra rule) at `addr`, from .debug_frame.
 fn unwind_at(bytes: &[u8], addr: u64) -> (u16, i64, RegisterRule<usize>) {
-    let file = object::File::parse(bytes).unwrap();
-    let data = file
-        .section_by_name(".debug_frame")
-        .unwrap()
-        .data()
-        .unwrap()
-        .to_vec();
-    let mut frame = gimli::DebugFrame::new(&data, gimli::LittleEndian);
-    frame.set_address_size(4);
-    let bases = gimli::BaseAddresses::default();
-    let mut ctx = gimli::UnwindContext::new();
-    let row = frame
-        .unwind_info_for_address(&bases, &mut ctx, addr, gimli::DebugFrame::cie_from_offset)
+    let row = FrameTable::from_elf(bytes)
+        .and_then(|frames| frames.row(addr, 31))
+        .unwrap_or_else(|e| panic!("{e}"))
         .expect("an FDE covers the address");
-    let (reg, off) = match row.cfa() {
-        CfaRule::RegisterAndOffset { register, offset } => (register.0, *offset),
-        other => panic!("unexpected CFA rule {other:?}"),
-    };
-    (reg, off, row.register(gimli::Register(31)))
+    (row.cfa_register, row.cfa_offset, row.ra)
 }
 
 #[test]

@@ -9,12 +9,12 @@ use std::time::Instant;
 
 use asmdbg_core::{Machine, StopEvent, WatchKind};
 use asmdbg_simplerisc::SrMachine;
-use common::{corpus_dir, load, reg};
+use common::{load, programs_dir, reg};
 
 /// bench.asm with 10 000 000 iterations (0x00989680) instead of 1 000 000, followed by a jump
 /// over 100 `nop`s that never run (slots 11..=110: room for 100 breakpoints in the code).
 fn bench_x10() -> SrMachine {
-    let src = std::fs::read_to_string(corpus_dir().join("bench.asm")).expect("bench.asm");
+    let src = std::fs::read_to_string(programs_dir().join("bench.asm")).expect("bench.asm");
     let raised = src
         .replace("movu r3, 0x4240", "movu r3, 0x9680")
         .replace("addh r3, r3, 0x000F", "addh r3, r3, 0x0098");

@@ -14,4 +14,4 @@
 	.text
 	rec
 	two	$t0			# error: forward reference or invalid parameters for macro "two"
-	two	$t0, $t1		# = 0x01094020
+	two	$t0, $t1		# a well-formed call

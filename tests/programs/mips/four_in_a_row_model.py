@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rules of Four in a Row (../shared/specs/mips-four-in-a-row.md, as the header of
+"""The rules of Four in a Row (the course assignment's, as the header of
 programs/mips/four_in_a_row.asm states them) written a second time, in Python, to derive the
 expected console transcripts of the scripted games in this folder. It shares no code with the
 assembly program.

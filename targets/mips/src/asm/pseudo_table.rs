@@ -1,5 +1,5 @@
-//! @generated from the pseudo-instruction table of MARS 4.5 (as reformatted in
-//! ../shared/reference/mars-pseudoops.txt): one entry per template, in MARS's order, which
+//! @generated from the pseudo-instruction table of MARS 4.5 (its PseudoOps.txt, reformatted as
+//! one template per line): one entry per template, in MARS's order, which
 //! matters because matching is first-fit. Only the default (non-COMPACT) expansion is kept;
 //! descriptions are dropped. Regenerate rather than edit by hand.
 

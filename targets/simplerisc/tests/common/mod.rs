@@ -5,9 +5,10 @@
 use asmdbg_core::{Machine, MachineOptions, StopEvent};
 use asmdbg_simplerisc::{load_machine, SrMachine};
 
-/// The corpus directory `tests/asm/simplerisc` of the workspace.
-pub fn corpus_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/asm/simplerisc")
+/// The directory `tests/programs/simplerisc` of the workspace (whole programs and their
+/// expected output).
+pub fn programs_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs/simplerisc")
 }
 
 pub fn load(src: &str) -> SrMachine {

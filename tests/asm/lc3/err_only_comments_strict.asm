@@ -1,0 +1,3 @@
+; options: strict
+; nothing but comments
+; file error: file contains only comments

@@ -1,0 +1,3 @@
+; options: strict
+	.END
+; file error: no .ORIG directive found

@@ -1,0 +1,4 @@
+; options: strict
+	.ORIG x3000
+	.BLKW #3 xABCD	; error: illegal operands for .BLKW
+	.END

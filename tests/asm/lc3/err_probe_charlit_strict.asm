@@ -1,0 +1,4 @@
+; options: strict
+	.ORIG x3000
+	.FILL 'A'	; error: illegal operands for .FILL
+	.END

@@ -1,0 +1,3 @@
+; options: strict
+	HALT		; error: instruction appears before .ORIG
+	.END

@@ -1,0 +1,17 @@
+	.ORIG x3000
+	.FILL #10	; = 0x000A
+	.FILL 10	; = 0x000A
+	.FILL -10	; = 0xFFF6
+	.FILL #-10	; = 0xFFF6
+	.FILL x1F	; = 0x001F
+	.FILL X1f	; = 0x001F
+	.FILL x-1	; = 0xFFFF
+	.FILL x-8000	; = 0x8000
+	.FILL b101	; = 0x0005
+	.FILL B-101	; = 0xFFFB
+	.FILL #65535	; = 0xFFFF
+	.FILL #-32768	; = 0x8000
+	ADD R0, R0, x-10	; = 0x1030
+	ADD R0, R0, b1111	; = 0x102F
+	AND R0, R0, #-1	; = 0x503F
+	.END

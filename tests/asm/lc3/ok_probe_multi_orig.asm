@@ -1,0 +1,6 @@
+	.ORIG x3000
+	HALT		; = 0xF025
+	.END
+	.ORIG x4000
+	.FILL 7		; = 0x0007
+	.END

@@ -1,4 +1,0 @@
-	.ORIG x3000
-	HALT		; = xF025
-	.END
-	ADD R1,R1,#1	; error@1+13: cannot determine address for statement

@@ -1,6 +1,0 @@
-	.ORIG x3000
-	HALT		; = xF025
-	.END
-	.ORIG x4000
-	.FILL 7		; = x0007
-	.END

@@ -1,3 +1,0 @@
-; mode: strict
-; nothing but comments
-; file error: file contains only comments

@@ -1,3 +1,0 @@
-; mode: strict
-	.END
-; file error: no .ORIG directive found

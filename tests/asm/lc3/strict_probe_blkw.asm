@@ -1,4 +1,0 @@
-; mode: strict
-	.ORIG x3000
-	.BLKW #3 xABCD	; error: illegal operands for .BLKW
-	.END

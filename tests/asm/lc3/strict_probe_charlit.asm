@@ -1,4 +1,0 @@
-; mode: strict
-	.ORIG x3000
-	.FILL 'A'	; error: illegal operands for .FILL
-	.END

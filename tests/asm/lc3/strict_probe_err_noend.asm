@@ -1,4 +1,0 @@
-; mode: strict
-	.ORIG x3000
-	HALT
-; file error: no .END directive found

@@ -1,3 +1,0 @@
-; mode: strict
-	HALT		; error: instruction appears before .ORIG
-	.END

@@ -1,4 +1,0 @@
-; mode: strict
-	.ORIG x3000
-1ABC	.FILL 1		; error: contains unrecognizable characters
-	.END

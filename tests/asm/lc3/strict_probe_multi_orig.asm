@@ -1,8 +1,0 @@
-; mode: strict
-	.ORIG x3000
-	HALT		; = xF025
-	.END
-	.ORIG x4000	; warning: all text after .END ignored
-	.FILL 7
-	.END
-; obj: 3000f025
