@@ -1,0 +1,79 @@
+//! Program analysis for the debug information: function extents, range splitting, and the
+//! data-flow that follows a frame along the control flow an ISA's `flow()` describes.
+
+/// The ranges of `[start, end)` cut before every address in `cuts` (ascending or not; cuts
+/// outside the span are ignored).
+pub fn split_ranges(start: u64, end: u64, cuts: &[u64]) -> Vec<(u64, u64)> {
+    let mut points: Vec<u64> = cuts
+        .iter()
+        .copied()
+        .filter(|&c| c > start && c < end)
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    let mut out = Vec::with_capacity(points.len() + 1);
+    let mut from = start;
+    for p in points {
+        out.push((from, p));
+        from = p;
+    }
+    if from < end {
+        out.push((from, end));
+    }
+    out
+}
+
+/// Data-flow over one function's instructions (indices `0..n`, entry 0): the state before
+/// each instruction, following `successors` (indices; others are ignored) from the entry with
+/// `transfer` (the state after instruction `i`). The first state that reaches an instruction
+/// wins (no joins: assembly frames agree at merge points or are beyond repair). Code that no
+/// edge reaches continues from the state its predecessor leaves.
+pub fn propagate_states<S: Copy>(
+    n: usize,
+    entry: S,
+    transfer: impl Fn(usize, S) -> S,
+    successors: impl Fn(usize) -> Vec<usize>,
+) -> Vec<S> {
+    let mut states: Vec<Option<S>> = vec![None; n];
+    let mut seed = (n > 0).then_some((0usize, entry));
+    while let Some((first, st)) = seed.take() {
+        states[first] = Some(st);
+        let mut work = vec![first];
+        while let Some(i) = work.pop() {
+            let Some(st) = states[i] else { continue };
+            let out = transfer(i, st);
+            for j in successors(i) {
+                if j < n && states[j].is_none() {
+                    states[j] = Some(out);
+                    work.push(j);
+                }
+            }
+        }
+        if let Some(j) = states.iter().position(Option::is_none) {
+            let before = match j.checked_sub(1).and_then(|p| states[p].map(|s| (p, s))) {
+                Some((p, s)) => transfer(p, s),
+                None => entry,
+            };
+            seed = Some((j, before));
+        }
+    }
+    states.into_iter().map(|s| s.unwrap_or(entry)).collect()
+}
+
+/// The extent of each function: from its start to the next function start or the end of the
+/// code run (`[begin, end)`) holding it, whichever comes first. Starts outside every run are
+/// dropped. Returned in address order, without duplicates.
+pub fn function_spans(starts: &[u64], code_runs: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    let mut starts: Vec<u64> = starts.to_vec();
+    starts.sort_unstable();
+    starts.dedup();
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &s) in starts.iter().enumerate() {
+        let Some(&(_, run_end)) = code_runs.iter().find(|&&(b, e)| s >= b && s < e) else {
+            continue;
+        };
+        let next = starts.get(i + 1).copied().unwrap_or(u64::MAX);
+        out.push((s, next.min(run_end)));
+    }
+    out
+}
