@@ -1,5 +1,25 @@
-//! Program analysis for the debug information: function extents, range splitting, and the
-//! data-flow that follows a frame along the control flow an ISA's `flow()` describes.
+//! Program analysis for the debug information, from what the decoder says alone: functions
+//! (call targets in each instruction's [`Flow`], their extents), range splitting, and the
+//! data-flow that follows a frame along the control flow (`.debug_frame`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::flow::Flow;
+
+use super::build::ElfIsa;
+use super::dwarf::{CfaOp, FrameDesc};
+
+/// Every known call target in `insns` (gdb addresses), in address order.
+pub fn call_targets<I: ElfIsa>(isa: &I, insns: &BTreeMap<u64, I::Instruction>) -> Vec<u64> {
+    let targets: BTreeSet<u64> = insns
+        .iter()
+        .filter_map(|(&a, insn)| match isa.flow(insn, a) {
+            Flow::Call { target } => target,
+            _ => None,
+        })
+        .collect();
+    targets.into_iter().collect()
+}
 
 /// The ranges of `[start, end)` cut before every address in `cuts` (ascending or not; cuts
 /// outside the span are ignored).
@@ -76,4 +96,66 @@ pub fn function_spans(starts: &[u64], code_runs: &[(u64, u64)]) -> Vec<(u64, u64
         out.push((s, next.min(run_end)));
     }
     out
+}
+
+/// The `.debug_frame` description of the function `[start, end)`: the frame along the control
+/// flow from the entry (see [`propagate_states`]), a rule wherever it changes.
+pub fn frame_desc<I: ElfIsa>(
+    isa: &I,
+    insns: &BTreeMap<u64, I::Instruction>,
+    start: u64,
+    end: u64,
+    outermost: bool,
+) -> FrameDesc {
+    let step = I::INSN_BYTES;
+    let n = ((end - start) / step) as usize;
+    let addr = |i: usize| start + step * i as u64;
+    let index = |a: u64| {
+        (a >= start && a < end && (a - start) % step == 0).then(|| ((a - start) / step) as usize)
+    };
+    let at = |a: u64| insns.get(&a);
+    let successors = |i: usize| -> Vec<usize> {
+        let a = addr(i);
+        let Some(insn) = at(a) else {
+            return Vec::new();
+        };
+        let next = a + step;
+        let prev = a
+            .checked_sub(step)
+            .filter(|_| i > 0)
+            .and_then(|p| Some((p, at(p)?)));
+        let targets = if isa.machine_delay_slot(insn) {
+            // The delay slot runs first; its own edges carry the transfer's.
+            vec![next]
+        } else if let Some((p, prev)) = prev.filter(|(_, prev)| isa.machine_delay_slot(prev)) {
+            isa.flow(prev, p).successors(next)
+        } else {
+            isa.flow(insn, a).successors(next)
+        };
+        targets.into_iter().filter_map(index).collect()
+    };
+    let entry = isa.entry_frame();
+    let states = propagate_states(
+        n,
+        entry,
+        |i, st| at(addr(i)).map_or(st, |insn| isa.frame_after(st, insn, addr(i))),
+        successors,
+    );
+    let mut ops = Vec::new();
+    if outermost {
+        ops.push((start, CfaOp::Undefined(isa.frame_cie().ra_register)));
+    }
+    let mut cur = entry;
+    for (i, &st) in states.iter().enumerate() {
+        ops.extend(isa.cfa_change(cur, st).map(|op| (addr(i), op)));
+        if !outermost {
+            ops.extend(isa.ra_change(cur, st).map(|op| (addr(i), op)));
+        }
+        cur = st;
+    }
+    FrameDesc {
+        start,
+        len: end - start,
+        ops,
+    }
 }

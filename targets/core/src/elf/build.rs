@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::flow::Flow;
 use crate::symbols::{DataItem, DebugInfo};
 
-use super::analysis::{function_spans, propagate_states, split_ranges};
-use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, FrameDesc, Function, Variable};
+use super::analysis::{call_targets, frame_desc, function_spans, split_ranges};
+use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, Function, Variable};
 use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind};
 
 /// How a data label reads in gdb: an index into [`ElfIsa::types`].
@@ -139,68 +139,6 @@ fn bytes_at(sections: &[ElfSection], addr: u64, len: u64) -> Option<&[u8]> {
     })
 }
 
-/// The `.debug_frame` description of the function `[start, end)`: the frame along the control
-/// flow from the entry (see [`propagate_states`]), a rule wherever it changes.
-fn frame_desc<I: ElfIsa>(
-    isa: &I,
-    insns: &BTreeMap<u64, I::Instruction>,
-    start: u64,
-    end: u64,
-    outermost: bool,
-) -> FrameDesc {
-    let step = I::INSN_BYTES;
-    let n = ((end - start) / step) as usize;
-    let addr = |i: usize| start + step * i as u64;
-    let index = |a: u64| {
-        (a >= start && a < end && (a - start) % step == 0).then(|| ((a - start) / step) as usize)
-    };
-    let at = |a: u64| insns.get(&a);
-    let successors = |i: usize| -> Vec<usize> {
-        let a = addr(i);
-        let Some(insn) = at(a) else {
-            return Vec::new();
-        };
-        let next = a + step;
-        let prev = a
-            .checked_sub(step)
-            .filter(|_| i > 0)
-            .and_then(|p| Some((p, at(p)?)));
-        let targets = if isa.machine_delay_slot(insn) {
-            // The delay slot runs first; its own edges carry the transfer's.
-            vec![next]
-        } else if let Some((p, prev)) = prev.filter(|(_, prev)| isa.machine_delay_slot(prev)) {
-            isa.flow(prev, p).successors(next)
-        } else {
-            isa.flow(insn, a).successors(next)
-        };
-        targets.into_iter().filter_map(index).collect()
-    };
-    let entry = isa.entry_frame();
-    let states = propagate_states(
-        n,
-        entry,
-        |i, st| at(addr(i)).map_or(st, |insn| isa.frame_after(st, insn, addr(i))),
-        successors,
-    );
-    let mut ops = Vec::new();
-    if outermost {
-        ops.push((start, CfaOp::Undefined(isa.frame_cie().ra_register)));
-    }
-    let mut cur = entry;
-    for (i, &st) in states.iter().enumerate() {
-        ops.extend(isa.cfa_change(cur, st).map(|op| (addr(i), op)));
-        if !outermost {
-            ops.extend(isa.ra_change(cur, st).map(|op| (addr(i), op)));
-        }
-        cur = st;
-    }
-    FrameDesc {
-        start,
-        len: end - start,
-        ops,
-    }
-}
-
 /// The image of a program: see the module header for what goes in.
 pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     let info = facts.info;
@@ -229,14 +167,10 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     }
 
     // Functions: the entry, every call target, and what the ISA adds.
-    let mut starts: BTreeSet<u64> = facts.extra_function_starts.iter().copied().collect();
-    starts.insert(facts.entry);
-    for (&a, insn) in &insns {
-        if let Flow::Call { target: Some(t) } = isa.flow(insn, a) {
-            starts.insert(t);
-        }
-    }
-    let starts: Vec<u64> = starts.into_iter().filter(|&a| in_code(a)).collect();
+    let mut starts = call_targets(isa, &insns);
+    starts.push(facts.entry);
+    starts.extend(&facts.extra_function_starts);
+    starts.retain(|&a| in_code(a));
     let spans = function_spans(&starts, &code_runs);
 
     // Labels at gdb addresses, in definition order.
