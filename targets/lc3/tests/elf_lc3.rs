@@ -453,3 +453,22 @@ fn random_images_never_panic() {
     }
     assert!(written > 250, "{written} of 300 written");
 }
+
+#[test]
+fn the_file_comes_from_the_assemblers_facts_not_the_source_text() {
+    // Blank out every source line: the ELF must not change, as nothing re-reads the text.
+    let program = assemble_str("prog.asm", PROG, &AsmOptions::default()).expect("assembles");
+    let mut blind = program.clone();
+    blind.debug.sources = asmdbg_core::SourceMap::new();
+    for file in program.debug.sources.files() {
+        let blank = "\n".repeat(file.line_count() as usize);
+        blind
+            .debug
+            .sources
+            .add(asmdbg_core::SourceFile::new(file.name.to_string(), blank));
+    }
+    assert_eq!(
+        elf_from_program(&blind).unwrap(),
+        elf_from_program(&program).unwrap()
+    );
+}

@@ -617,3 +617,24 @@ main:   li      $t0, 0x12345678
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
     }
 }
+
+#[test]
+fn the_file_comes_from_the_assemblers_facts_not_the_source_text() {
+    // Blank out every source line: the ELF must not change, as nothing re-reads the text.
+    for slots in [false, true] {
+        let p = program(PROG, slots);
+        let mut blind = p.clone();
+        blind.debug.sources = asmdbg_core::SourceMap::new();
+        for file in p.debug.sources.files() {
+            let blank = "\n".repeat(file.line_count() as usize);
+            blind
+                .debug
+                .sources
+                .add(SourceFile::new(file.name.to_string(), blank));
+        }
+        assert_eq!(
+            elf_from_program(&blind, slots).unwrap(),
+            elf_from_program(&p, slots).unwrap()
+        );
+    }
+}
