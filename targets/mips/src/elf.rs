@@ -40,8 +40,6 @@
 //! The build sequence itself is core's [`build_image`]; this file gives only MIPS's facts
 //! ([`MipsElf`]) and the extra function starts above.
 
-use std::collections::BTreeSet;
-
 use asmdbg_core::elf::{
     build_image, write_elf, BaseType, CfaOp, ElfError, ElfImage, ElfIsa, FrameCie, ImageFacts,
     ImageRun, TypeEncoding, VarType, EM_MIPS,
@@ -116,6 +114,21 @@ impl ElfIsa for MipsElf {
     fn gdb_assumes_delay_slot(&self, insn: &Instruction) -> bool {
         // With delay slots gdb is right: a breakpoint in a slot belongs on its branch.
         !self.delay_slots && gdb_assumes_delay_slot(insn)
+    }
+
+    fn loaded_address(&self, first: &Instruction, second: &Instruction) -> Option<u64> {
+        let Instruction::Lui { rt: high, imm } = *first else {
+            return None;
+        };
+        let hi = u32::from(imm) << 16;
+        let value = match *second {
+            Instruction::Ori { rs, imm: lo, .. } if rs == high => hi | u32::from(lo),
+            Instruction::Addiu { rs, imm: lo, .. } if rs == high => {
+                hi.wrapping_add(lo as i32 as u32)
+            }
+            _ => return None,
+        };
+        Some(u64::from(value))
     }
 
     fn names_unlabelled_functions(&self) -> bool {
@@ -227,57 +240,24 @@ impl ElfIsa for MipsElf {
     }
 }
 
-/// The function starts MIPS adds to the entry and the call targets: `main`, every `.globl`
-/// text label, every text label whose address `la` loads (`lui` then `ori`/`addiu` of the same
-/// register: a possible `jalr` target), and the start of every code chunk.
+/// The function starts MIPS adds to the entry, the call targets and the loaded code labels:
+/// `main`, every `.globl` text label, and the start of every code chunk.
 fn extra_function_starts(program: &Program) -> Vec<u64> {
-    let code: Vec<(u64, u64)> = program
+    let mut starts: Vec<u64> = program
         .chunks
         .iter()
         .filter(|c| c.kind.is_code() && !c.bytes.is_empty())
-        .map(|c| (u64::from(c.addr), u64::from(c.addr) + c.bytes.len() as u64))
+        .map(|c| u64::from(c.addr))
         .collect();
-    let in_code = |a: u64| code.iter().any(|&(b, e)| a >= b && a < e);
-    let code_labels: BTreeSet<u64> = program
-        .debug
-        .symbols
-        .iter()
-        .map(|s| s.addr)
-        .filter(|&a| in_code(a))
-        .collect();
-    let mut starts: Vec<u64> = code.iter().map(|r| r.0).collect();
     starts.extend(program.main.map(u64::from));
     starts.extend(
         program
             .debug
             .symbols
             .iter()
-            .filter(|s| s.global && in_code(s.addr))
+            .filter(|s| s.global)
             .map(|s| s.addr),
     );
-    for chunk in program.chunks.iter().filter(|c| c.kind.is_code()) {
-        let insns: Vec<Instruction> = chunk
-            .bytes
-            .chunks_exact(4)
-            .map(|w| decode(u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
-            .collect();
-        for pair in insns.windows(2) {
-            let Instruction::Lui { rt: high, imm } = pair[0] else {
-                continue;
-            };
-            let hi = u32::from(imm) << 16;
-            let value = match pair[1] {
-                Instruction::Ori { rs, imm: lo, .. } if rs == high => hi | u32::from(lo),
-                Instruction::Addiu { rs, imm: lo, .. } if rs == high => {
-                    hi.wrapping_add(lo as i32 as u32)
-                }
-                _ => continue,
-            };
-            if code_labels.contains(&u64::from(value)) {
-                starts.push(u64::from(value));
-            }
-        }
-    }
     starts
 }
 

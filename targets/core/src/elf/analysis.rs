@@ -21,6 +21,16 @@ pub fn call_targets<I: ElfIsa>(isa: &I, insns: &BTreeMap<u64, I::Instruction>) -
     targets.into_iter().collect()
 }
 
+/// Every address an adjacent instruction pair in `insns` loads ([`ElfIsa::loaded_address`]).
+pub fn loaded_addresses<I: ElfIsa>(isa: &I, insns: &BTreeMap<u64, I::Instruction>) -> Vec<u64> {
+    insns
+        .iter()
+        .zip(insns.iter().skip(1))
+        .filter(|((a, _), (b, _))| a.checked_add(I::INSN_BYTES) == Some(**b))
+        .filter_map(|((_, first), (_, second))| isa.loaded_address(first, second))
+        .collect()
+}
+
 /// The ranges of `[start, end)` cut before every address in `cuts` (ascending or not; cuts
 /// outside the span are ignored).
 pub fn split_ranges(start: u64, end: u64, cuts: &[u64]) -> Vec<(u64, u64)> {

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::flow::Flow;
 use crate::symbols::{DataItem, DebugInfo};
 
-use super::analysis::{call_targets, frame_desc, function_spans, split_ranges};
+use super::analysis::{call_targets, frame_desc, function_spans, loaded_addresses, split_ranges};
 use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, Function, Variable};
 use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind};
 
@@ -57,6 +57,16 @@ pub trait ElfIsa {
     /// it, unless it starts a function range: the function's ranges are cut there.
     fn gdb_assumes_delay_slot(&self, _insn: &Self::Instruction) -> bool {
         false
+    }
+    /// The address an instruction pair puts in a register (MIPS `la`: `lui` then `ori`/`addiu`
+    /// of the same register), if this pair does that. A code label whose address is loaded is
+    /// a possible indirect call target, so it starts a function.
+    fn loaded_address(
+        &self,
+        _first: &Self::Instruction,
+        _second: &Self::Instruction,
+    ) -> Option<u64> {
+        None
     }
     /// Functions no label names get one (`_start` at the entry, `_code_XXXXXXXX` elsewhere);
     /// otherwise they have a frame description but no symbol or subprogram.
@@ -166,13 +176,6 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         }
     }
 
-    // Functions: the entry, every call target, and what the ISA adds.
-    let mut starts = call_targets(isa, &insns);
-    starts.push(facts.entry);
-    starts.extend(&facts.extra_function_starts);
-    starts.retain(|&a| in_code(a));
-    let spans = function_spans(&starts, &code_runs);
-
     // Labels at gdb addresses, in definition order.
     let labels: Vec<(u64, &crate::Symbol)> = info
         .symbols
@@ -185,6 +188,19 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
             code_labels.entry(a).or_default().push(i);
         }
     }
+
+    // Functions: the entry, every call target, every code label whose address is loaded, and
+    // what the ISA adds.
+    let mut starts = call_targets(isa, &insns);
+    starts.push(facts.entry);
+    starts.extend(
+        loaded_addresses(isa, &insns)
+            .into_iter()
+            .filter(|a| code_labels.contains_key(a)),
+    );
+    starts.extend(&facts.extra_function_starts);
+    starts.retain(|&a| in_code(a));
+    let spans = function_spans(&starts, &code_runs);
 
     // One symbol, subprogram and frame description per function.
     let mut symbols: Vec<ElfSymbol> = Vec::new();
