@@ -31,9 +31,9 @@
 
 use asmdbg_core::elf::{
     build_image, write_elf, BaseType, CfaOp, ElfError, ElfImage, ElfIsa, FrameCie, ImageFacts,
-    ImageRun, TypeEncoding, VarType, EM_NONE,
+    ImageRun, TypeEncoding, EM_NONE,
 };
-use asmdbg_core::{DataItem, Flow};
+use asmdbg_core::Flow;
 
 use crate::decode::{decode, Instruction};
 use crate::program::Program;
@@ -100,23 +100,14 @@ impl ElfIsa for Lc3Elf {
         insn.flow((addr / 2) as u16).map_targets(|t| 2 * t)
     }
 
+    /// Every LC-3 datum is a `word` (the default variable type): a `.STRINGZ` label prints its
+    /// first character's code, as the LC-3 tools show memory.
     fn types(&self) -> Vec<BaseType> {
         vec![BaseType::new("word", 2, TypeEncoding::Signed)]
     }
 
-    fn variable_type(&self, _item: Option<&DataItem>) -> VarType {
-        // Every LC-3 datum is a word: a `.STRINGZ` label prints its first character's code,
-        // as the LC-3 tools show memory.
-        VarType::Scalar(0)
-    }
-
     fn frame_cie(&self) -> FrameCie {
-        FrameCie {
-            code_align: 2,
-            data_align: -1,
-            ra_register: LR,
-            initial: vec![CfaOp::DefCfa(SP, 0), CfaOp::SameValue(LR)],
-        }
+        FrameCie::at_call(2, -1, SP, LR)
     }
 
     fn entry_frame(&self) -> Lc3Frame {

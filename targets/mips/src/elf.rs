@@ -160,15 +160,7 @@ impl ElfIsa for MipsElf {
     }
 
     fn frame_cie(&self) -> FrameCie {
-        FrameCie {
-            code_align: 4,
-            data_align: -4,
-            ra_register: u16::from(RA),
-            initial: vec![
-                CfaOp::DefCfa(u16::from(SP), 0),
-                CfaOp::SameValue(u16::from(RA)),
-            ],
-        }
+        FrameCie::at_call(4, -4, u16::from(SP), u16::from(RA))
     }
 
     fn entry_frame(&self) -> MipsFrame {

@@ -20,9 +20,9 @@
 
 use asmdbg_core::elf::{
     build_image, write_elf, BaseType, CfaOp, ElfError, ElfImage, ElfIsa, FrameCie, ImageFacts,
-    ImageRun, TypeEncoding, VarType, EM_NONE,
+    ImageRun, TypeEncoding, EM_NONE,
 };
-use asmdbg_core::{DataItem, Flow};
+use asmdbg_core::Flow;
 
 use crate::decode::{decode, Insn, Op};
 use crate::program::{Program, Slot};
@@ -80,22 +80,14 @@ impl ElfIsa for SimpleRiscElf {
             .map_targets(gdb_code_addr)
     }
 
+    /// The assembler has no data directives, so no variable uses this type today; it is the
+    /// one a data label would get (and keeps the file as it was written before).
     fn types(&self) -> Vec<BaseType> {
         vec![BaseType::new("int", 4, TypeEncoding::Signed)]
     }
 
-    fn variable_type(&self, _item: Option<&DataItem>) -> VarType {
-        // The assembler has no data directives: no label is data.
-        VarType::Scalar(0)
-    }
-
     fn frame_cie(&self) -> FrameCie {
-        FrameCie {
-            code_align: 4,
-            data_align: -4,
-            ra_register: LR,
-            initial: vec![CfaOp::DefCfa(SP, 0), CfaOp::SameValue(LR)],
-        }
+        FrameCie::at_call(4, -4, SP, LR)
     }
 
     fn entry_frame(&self) -> SrFrame {

@@ -76,8 +76,10 @@ pub trait ElfIsa {
     /// The DWARF base types data labels use.
     fn types(&self) -> Vec<BaseType>;
     /// The type of a data label from the item the assembler emitted there (none: padding,
-    /// `.extern`, an object file without source).
-    fn variable_type(&self, item: Option<&DataItem>) -> VarType;
+    /// `.extern`, an object file without source). By default the first of [`Self::types`].
+    fn variable_type(&self, _item: Option<&DataItem>) -> VarType {
+        VarType::Scalar(0)
+    }
     /// The CIE: alignments, the return address column, the rules at a function's entry.
     fn frame_cie(&self) -> FrameCie;
     /// The frame at a function's entry.

@@ -122,6 +122,19 @@ pub struct FrameCie {
     pub initial: Vec<CfaOp>,
 }
 
+impl FrameCie {
+    /// The CIE of a machine whose calls leave the stack pointer `sp` unchanged and the return
+    /// address in `ra`: at a function's entry the CFA is `sp` and `ra` holds the caller's pc.
+    pub fn at_call(code_align: u8, data_align: i8, sp: u16, ra: u16) -> Self {
+        FrameCie {
+            code_align,
+            data_align,
+            ra_register: ra,
+            initial: vec![CfaOp::DefCfa(sp, 0), CfaOp::SameValue(ra)],
+        }
+    }
+}
+
 /// One FDE: the rules from `start` for `len` bytes; each op applies from its address on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameDesc {
