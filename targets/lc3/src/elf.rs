@@ -24,7 +24,6 @@
 //!
 //! Not found as functions: subroutines only reached through `JSRR` (their address loaded by
 //! `LEA`/`.FILL`); they stay plain labels inside the function before them.
-
 //!
 //! The build sequence itself is core's [`build_image`]; this file gives only LC-3's facts
 //! ([`Lc3Elf`]).

@@ -7,8 +7,8 @@
 //! gdb's MIPS port assumes branch delay slots: it moves a breakpoint that follows a branch onto
 //! the branch, unless the breakpoint is at the start of the function that
 //! `find_pc_partial_function` returns, which for a DWARF function with several ranges is the
-//! start of the range holding the pc. MARS runs without delay slots by default, so (measured
-//! recipe, gdb-mips-no-delay-slots.md):
+//! start of the range holding the pc. MARS runs without delay slots by default, so (a recipe
+//! measured against gdb-multiarch 13.1):
 //!
 //! 1. functions are the entry, every call target (`jal`, `bgezal`, `bltzal`: the decoder's
 //!    [`Instruction::flow`]), every text label whose address is loaded
@@ -25,9 +25,10 @@
 //! With delay slots (`--delay-slots`) gdb's assumption holds: the ranges are not split (a
 //! breakpoint in a delay slot belongs on its branch), but the functions and CFI are kept.
 //!
-//! Data labels are typed by the directive the assembler recorded for them (`.word` int, `.half` short, `.byte`
-//! byte, `.float`/`.double`, `.ascii`/`.asciiz` a `char` array up to the NUL, so `print msg`
-//! shows the string) and are also listed inside every function, for VS Code's Locals.
+//! Data labels are typed by the directive the assembler recorded for them (`.word` int,
+//! `.half` short, `.byte` byte, `.float`/`.double`, `.ascii`/`.asciiz` a `char` array up to the
+//! NUL, so `print msg` shows the string) and are also listed inside every function, for VS
+//! Code's Locals.
 //!
 //! Verified against `asmdbg debug` (gdb-multiarch 13.1): `next` over `jal`/`jalr`, `step`,
 //! three-level `bt`, two `finish`es, breakpoints after `bne`/`beq`/`jal`/`jalr` on their
@@ -35,7 +36,6 @@
 //! (`breakpoint-hit`, `function-finished`, `watchpoint-trigger` with old/new values).
 //! Not recognised: `$ra` moved to another register, computed `$sp`, jump tables of functions
 //! (`.word f1, f2`) — such frames unwind as a leaf or not at all.
-
 //!
 //! The build sequence itself is core's [`build_image`]; this file gives only MIPS's facts
 //! ([`MipsElf`]) and the extra function starts above.

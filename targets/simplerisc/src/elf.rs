@@ -13,7 +13,6 @@
 //!
 //! [`CODE_BASE`] is the stub's constant (0x8000_0000, above any `--mem-size` so the code and
 //! data views never overlap), re-exported here, rather than a second definition.
-
 //!
 //! The build sequence itself is core's [`build_image`]; this file gives only SimpleRISC's
 //! facts ([`SimpleRiscElf`]).
