@@ -172,6 +172,37 @@ fn delay_slot_opcodes_match_gdb() {
     }
 }
 
+/// gdb 13's `mips32_instruction_has_delay_slot`, transcribed on the raw fields: the reference
+/// the decoded rule must agree with.
+fn gdb_rule(word: u32) -> bool {
+    let op = word >> 26;
+    let rs = (word >> 21) & 31;
+    let rt = (word >> 16) & 31;
+    match op {
+        0 => matches!(word & 63, 8 | 9),
+        1 => (rt & 0xc) == 0 || ((rt & 0x1e) == 0x1c && rs == 0),
+        2..=7 | 20..=23 | 29 => true,
+        17 => rs == 8 || ((rs == 9 || rs == 10) && (rt & 2) == 0),
+        _ => false,
+    }
+}
+
+#[test]
+fn gdbs_delay_slot_rule_on_decoded_instructions_matches_its_raw_test() {
+    // Every opcode, rs, rt and function field (other bits in two patterns): the decoder's
+    // answer plus gdb's fallback for what MARS rejects is gdb's rule exactly.
+    for op in 0..64u32 {
+        for rs in 0..32u32 {
+            for rt in 0..32u32 {
+                for low in (0..64u32).chain([0xf809, 0xfffe, 0x8000]) {
+                    let w = op << 26 | rs << 21 | rt << 16 | low;
+                    assert_eq!(gdb_assumes_delay_slot(&decode(w)), gdb_rule(w), "{w:#010x}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn sections_symbols_and_machine() {
     let p = program(PROG, false);
