@@ -11,6 +11,7 @@ pub mod debug_cache;
 pub mod diag;
 pub mod elf;
 pub mod event;
+pub mod flow;
 pub mod gdb;
 pub mod isa;
 pub mod machine;
@@ -22,7 +23,11 @@ pub use console::Console;
 pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter};
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
+pub use flow::Flow;
 pub use isa::Isa;
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
 pub use options::MachineOptions;
-pub use symbols::{DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind, SymbolTable};
+pub use symbols::{
+    DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,
+    SymbolTable,
+};

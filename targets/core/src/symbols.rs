@@ -1,5 +1,9 @@
-//! Labels and source lines of an assembled program, shared by the run command (fault messages
-//! name the line), the debugger (`monitor disas`) and the ELF/DWARF writer.
+//! Labels, source lines and data items of an assembled program, shared by the run command
+//! (fault messages name the line), the debugger (`monitor disas`) and the ELF/DWARF writer.
+//!
+//! The data items are what the assembler knew when it emitted data (which directive, element
+//! size and count), so the ELF writer types variables from facts instead of re-reading source
+//! text. Everything the assembler emitted that no data item covers is code.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -140,12 +144,106 @@ impl LineTable {
     }
 }
 
+/// The data directive that emitted a [`DataItem`], across the three assemblers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataDirective {
+    /// MIPS `.word`.
+    Word,
+    /// MIPS `.half`.
+    Half,
+    /// MIPS `.byte`.
+    Byte,
+    /// MIPS `.float`.
+    Float,
+    /// MIPS `.double`.
+    Double,
+    /// MIPS `.ascii`: characters without a terminating NUL.
+    Ascii,
+    /// MIPS `.asciiz`: characters and a NUL.
+    Asciiz,
+    /// MIPS `.space`: zero bytes.
+    Space,
+    /// LC-3 `.FILL`: one word.
+    Fill,
+    /// LC-3 `.BLKW`: zero words.
+    Blkw,
+    /// LC-3 `.STRINGZ`: one character per word and a zero word.
+    Stringz,
+}
+
+impl DataDirective {
+    /// Whether the item holds characters (a label on it reads as a string).
+    pub fn is_string(self) -> bool {
+        matches!(
+            self,
+            DataDirective::Ascii | DataDirective::Asciiz | DataDirective::Stringz
+        )
+    }
+}
+
+/// One run of data one directive statement emitted: `count` elements of `elem_size` bytes
+/// from native address `addr` to `end` (exclusive, native units: LC-3 words, MIPS bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DataItem {
+    pub addr: u64,
+    pub end: u64,
+    pub directive: DataDirective,
+    /// Bytes per element in memory (LC-3: 2 for every directive).
+    pub elem_size: u8,
+    pub count: u64,
+}
+
+/// The data items of a program by address.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DataTable {
+    items: BTreeMap<u64, DataItem>,
+}
+
+impl DataTable {
+    /// Records an item (one that starts where another did replaces it; empty ones are
+    /// dropped, as they cover nothing).
+    pub fn insert(&mut self, item: DataItem) {
+        if item.end > item.addr {
+            self.items.insert(item.addr, item);
+        }
+    }
+
+    /// The item covering native address `addr`.
+    pub fn at(&self, addr: u64) -> Option<&DataItem> {
+        self.items
+            .range(..=addr)
+            .next_back()
+            .map(|(_, item)| item)
+            .filter(|item| addr < item.end)
+    }
+
+    /// Whether the assembler emitted data (not code) at `addr`.
+    pub fn is_data(&self, addr: u64) -> bool {
+        self.at(addr).is_some()
+    }
+
+    /// All items in address order.
+    pub fn iter(&self) -> impl Iterator<Item = &DataItem> {
+        self.items.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
 /// Everything an assembler knows about a program beyond its bytes.
 #[derive(Debug, Clone, Default)]
 pub struct DebugInfo {
     pub sources: SourceMap,
     pub symbols: SymbolTable,
     pub lines: LineTable,
+    /// What data directives emitted; the rest of the program is code.
+    pub data: DataTable,
 }
 
 impl DebugInfo {
@@ -189,5 +287,25 @@ mod tests {
         info.lines.insert(0x400004, SourceLoc { file: f, line: 2 });
         assert_eq!(info.describe(0x400004), Some(("g.asm".into(), 2)));
         assert_eq!(info.describe(0x400008), None);
+    }
+
+    #[test]
+    fn data_items_cover_their_range() {
+        let mut t = DataTable::default();
+        let item = |addr, end, directive| DataItem {
+            addr,
+            end,
+            directive,
+            elem_size: 4,
+            count: (end - addr) / 4,
+        };
+        t.insert(item(0x100, 0x108, DataDirective::Word));
+        t.insert(item(0x110, 0x110, DataDirective::Space));
+        t.insert(item(0x120, 0x124, DataDirective::Float));
+        assert_eq!(t.len(), 2);
+        assert!(!t.is_data(0xff) && t.is_data(0x100) && t.is_data(0x107));
+        assert!(!t.is_data(0x108) && !t.is_data(0x110));
+        assert_eq!(t.at(0x122).unwrap().directive, DataDirective::Float);
+        assert!(DataDirective::Stringz.is_string() && !DataDirective::Fill.is_string());
     }
 }

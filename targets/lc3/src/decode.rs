@@ -4,7 +4,7 @@
 //! Encodings with a fixed field that is not the canonical value (x1018: an ADD with bits 4:3 =
 //! 01) decode as [`Instruction::Illegal`]: both reference simulators reject them (isa-specs A.3).
 
-use asmdbg_core::SymbolTable;
+use asmdbg_core::{Flow, SymbolTable};
 
 /// One decoded instruction. Offsets are already sign-extended; registers are 0..=7.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,6 +210,39 @@ pub fn decode(word: u16) -> Instruction {
     }
 }
 
+impl Instruction {
+    /// Where control goes after this instruction at word address `addr` (targets are word
+    /// addresses). `TRAP` calls the service routine its vector names (`None`: read from the
+    /// vector table at run time), except `HALT`, which stops; `RTI` returns; opcodes the
+    /// machine rejects stop it.
+    pub fn flow(self, addr: u16) -> Flow {
+        let next = addr.wrapping_add(1);
+        let rel = |offset: i16| u64::from(next.wrapping_add(offset as u16));
+        match self {
+            Instruction::Br { nzp: 0, .. } => Flow::Next,
+            Instruction::Br { nzp: 7, offset } => Flow::Jump {
+                target: Some(rel(offset)),
+            },
+            Instruction::Br { offset, .. } => Flow::Branch {
+                target: rel(offset),
+            },
+            Instruction::Jmp { base: 7 } | Instruction::Rti => Flow::Return,
+            Instruction::Jmp { .. } => Flow::Jump { target: None },
+            Instruction::Jsr { offset } => Flow::Call {
+                target: Some(rel(offset)),
+            },
+            Instruction::Jsrr { .. } => Flow::Call { target: None },
+            Instruction::Trap { vector: HALT } => Flow::Stop,
+            Instruction::Trap { .. } => Flow::Call { target: None },
+            Instruction::Reserved | Instruction::Illegal => Flow::Stop,
+            _ => Flow::Next,
+        }
+    }
+}
+
+/// The `HALT` trap vector.
+const HALT: u8 = 0x25;
+
 /// The assembler's names for the standard trap vectors.
 pub fn trap_name(vector: u8) -> Option<&'static str> {
     Some(match vector {
@@ -410,6 +443,40 @@ mod tests {
         assert_eq!(dis(0x8000, 0), "RTI");
         assert_eq!(decode(0xD000), Instruction::Reserved);
         assert_eq!(dis(0xD123, 0), ".FILL xD123");
+    }
+
+    #[test]
+    fn flow_of_branches_calls_returns_and_halt() {
+        let flow = |word: u16, addr: u16| decode(word).flow(addr);
+        // BRz #-2 at x3005: conditional, to x3004; BRnzp #3: a jump; BR with no bits: next.
+        assert_eq!(flow(0x05FE, 0x3005), Flow::Branch { target: 0x3004 });
+        assert_eq!(
+            flow(0x0E03, 0x3000),
+            Flow::Jump {
+                target: Some(0x3004)
+            }
+        );
+        assert_eq!(flow(0x0003, 0x3000), Flow::Next);
+        // JSR #16 at x3000 calls x3011; JSRR R2 calls what R2 holds.
+        assert_eq!(
+            flow(0x4810, 0x3000),
+            Flow::Call {
+                target: Some(0x3011)
+            }
+        );
+        assert_eq!(flow(0x4080, 0x3000), Flow::Call { target: None });
+        // RET, RTI return; JMP R3 jumps somewhere unknown.
+        assert_eq!(flow(0xC1C0, 0x3000), Flow::Return);
+        assert_eq!(flow(0x8000, 0x3000), Flow::Return);
+        assert_eq!(flow(0xC0C0, 0x3000), Flow::Jump { target: None });
+        // HALT stops; OUT calls its service routine; reserved and illegal words stop.
+        assert_eq!(flow(0xF025, 0x3000), Flow::Stop);
+        assert_eq!(flow(0xF021, 0x3000), Flow::Call { target: None });
+        assert_eq!(flow(0xD000, 0x3000), Flow::Stop);
+        assert_eq!(flow(0x1018, 0x3000), Flow::Stop);
+        assert_eq!(flow(0x1021, 0x3000), Flow::Next);
+        // Targets wrap around the top of memory.
+        assert_eq!(flow(0x0E01, 0xFFFF), Flow::Jump { target: Some(1) });
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use asmdbg_lc3::asm::{assemble_str, AsmOptions};
-use asmdbg_lc3::elf::{elf_from_program, elf_image, gdb_addr, is_data_line};
+use asmdbg_lc3::elf::{elf_from_program, elf_image, gdb_addr};
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
 
 const PROG: &str = "\
@@ -66,13 +66,32 @@ fn gdb(elf: &std::path::Path, cmds: &[&str]) -> Option<String> {
 }
 
 #[test]
-fn data_directives_are_recognised_before_comments_and_strings() {
-    assert!(is_data_line("COUNT .FILL #5"));
-    assert!(is_data_line("  .blkw 3 ; buffer"));
-    assert!(is_data_line("MSG .STRINGZ \"a;b\""));
-    assert!(!is_data_line("  ADD R0, R0, #1 ; .FILL in a comment"));
-    assert!(!is_data_line("  LEA R0, MSG"));
-    assert!(!is_data_line(""));
+fn data_sections_are_what_the_assembler_emitted_as_data() {
+    // A directive named in a comment or a string does not make a line data: the sections
+    // come from the assembler's data items, not from the source text.
+    let text = "\
+        .ORIG x3000
+        ADD R0, R0, #1 ; .FILL in a comment
+        LEA R0, MSG
+COUNT   .fill #5
+MSG     .STRINGZ \".FILL;b\"
+BUF     .blkw 3 ; buffer
+        .END
+";
+    let program = assemble_str("d.asm", text, &AsmOptions::default()).expect("assembles");
+    let image = elf_image(&program);
+    let spans: Vec<(&str, u64, usize, bool)> = image
+        .sections
+        .iter()
+        .map(|s| (s.name.as_str(), s.addr, s.data.len(), s.exec))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            (".text", gdb_addr(0x3000), 4, true),
+            (".data", gdb_addr(0x3002), 2 * (1 + 8 + 3), false),
+        ]
+    );
 }
 
 #[test]
@@ -384,4 +403,23 @@ fn random_images_never_panic() {
         written += usize::from(elf_from_program(&program).is_ok());
     }
     assert!(written > 250, "{written} of 300 written");
+}
+
+#[test]
+fn the_file_comes_from_the_assemblers_facts_not_the_source_text() {
+    // Blank out every source line: the ELF must not change, as nothing re-reads the text.
+    let program = assemble_str("prog.asm", PROG, &AsmOptions::default()).expect("assembles");
+    let mut blind = program.clone();
+    blind.debug.sources = asmdbg_core::SourceMap::new();
+    for file in program.debug.sources.files() {
+        let blank = "\n".repeat(file.line_count() as usize);
+        blind
+            .debug
+            .sources
+            .add(asmdbg_core::SourceFile::new(file.name.to_string(), blank));
+    }
+    assert_eq!(
+        elf_from_program(&blind).unwrap(),
+        elf_from_program(&program).unwrap()
+    );
 }

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use asmdbg_core::SymbolTable;
+use asmdbg_core::{Flow, SymbolTable};
 
 /// MARS names of the general-purpose registers, by number.
 pub const GPR_NAMES: [&str; 32] = [
@@ -867,6 +867,68 @@ fn decode_cop1(word: u32, rs: u8, rt: u8, rd: u8, sa: u8, funct: u32) -> Instruc
     }
 }
 
+impl Instruction {
+    /// Where control goes after this instruction at `addr`, ignoring delay slots. Conditional
+    /// calls (`bgezal`, `bltzal`) are calls; `eret` returns from the exception handler;
+    /// `syscall` and the conditional traps go on; `break` and words the machine rejects stop.
+    pub fn flow(self, addr: u32) -> Flow {
+        use Instruction as I;
+        let rel = |off: i16| u64::from(branch_target(addr, off));
+        match self {
+            I::Beq { off, .. }
+            | I::Bne { off, .. }
+            | I::Blez { off, .. }
+            | I::Bgtz { off, .. }
+            | I::Bltz { off, .. }
+            | I::Bgez { off, .. }
+            | I::Bc1 { off, .. } => Flow::Branch { target: rel(off) },
+            I::Bltzal { off, .. } | I::Bgezal { off, .. } => Flow::Call {
+                target: Some(rel(off)),
+            },
+            I::J { target } => Flow::Jump {
+                target: Some(u64::from(jump_target(addr, target))),
+            },
+            I::Jal { target } => Flow::Call {
+                target: Some(u64::from(jump_target(addr, target))),
+            },
+            I::Jr { rs: 31 } | I::Eret => Flow::Return,
+            I::Jr { .. } => Flow::Jump { target: None },
+            I::Jalr { .. } => Flow::Call { target: None },
+            I::Break { .. } | I::Invalid(_) | I::Empty | I::DebugStop => Flow::Stop,
+            _ => Flow::Next,
+        }
+    }
+
+    /// The machine's delay-slot rule (`--delay-slots`): every branch, jump and call runs the
+    /// next instruction before it takes effect; `eret` does not.
+    pub fn has_delay_slot(self) -> bool {
+        self.flow(0).transfers() && self != Instruction::Eret
+    }
+}
+
+/// gdb's rule, not the machine's: gdb 13's `mips32_instruction_has_delay_slot` says the word
+/// after this one is a delay slot, so gdb moves a breakpoint there back onto this instruction
+/// (see targets/mips/src/elf.rs). For what MARS decodes that is [`Instruction::has_delay_slot`];
+/// gdb also knows encodings MARS does not (branch-likely, `jalx`, `bc1any2/4`, `bposge`), so
+/// for an undecodable word its own test on the raw fields applies.
+pub fn gdb_assumes_delay_slot(instr: &Instruction) -> bool {
+    match *instr {
+        Instruction::Invalid(word) => {
+            let op = word >> 26;
+            let rs = (word >> 21) & 31;
+            let rt = (word >> 16) & 31;
+            match op {
+                0 => matches!(word & 63, 8 | 9),
+                1 => (rt & 0xc) == 0 || ((rt & 0x1e) == 0x1c && rs == 0),
+                2..=7 | 20..=23 | 29 => true,
+                17 => rs == 8 || ((rs == 9 || rs == 10) && (rt & 2) == 0),
+                _ => false,
+            }
+        }
+        other => other.has_delay_slot(),
+    }
+}
+
 /// Target of a branch at `addr` with word offset `off`.
 #[inline(always)]
 pub fn branch_target(addr: u32, off: i16) -> u32 {
@@ -1128,6 +1190,56 @@ pub fn format_instruction(instr: Instruction, addr: u32, symbols: Option<&Symbol
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flow_of_branches_calls_returns_and_stops() {
+        let flow = |word: u32, addr: u32| decode(word).flow(addr);
+        // beq $t0, $t1, -2 at 0x00400010: conditional, to 0x0040000c.
+        assert_eq!(
+            flow(0x1109_fffe, 0x0040_0010),
+            Flow::Branch {
+                target: 0x0040_000c
+            }
+        );
+        // j 0x00400020 and jal 0x00400040, within the pc's 256 MB region.
+        assert_eq!(
+            flow(0x0810_0008, 0x0040_0000),
+            Flow::Jump {
+                target: Some(0x0040_0020)
+            }
+        );
+        assert_eq!(
+            flow(0x0c10_0010, 0x0040_0000),
+            Flow::Call {
+                target: Some(0x0040_0040)
+            }
+        );
+        // bgezal $t0, 4 links: a (conditional) call.
+        assert_eq!(
+            flow(0x0511_0004, 0x0040_0000),
+            Flow::Call {
+                target: Some(0x0040_0014)
+            }
+        );
+        // jr $ra returns, jr $t0 jumps somewhere unknown, jalr $t0 calls it.
+        assert_eq!(flow(0x03e0_0008, 0), Flow::Return);
+        assert_eq!(flow(0x0100_0008, 0), Flow::Jump { target: None });
+        assert_eq!(flow(0x0100_f809, 0), Flow::Call { target: None });
+        assert_eq!(flow(0x4200_0018, 0), Flow::Return); // eret
+        assert_eq!(flow(0x0000_000c, 0), Flow::Next); // syscall
+        assert_eq!(flow(0x0000_000d, 0), Flow::Stop); // break
+        assert_eq!(flow(0xffff_ffff, 0), Flow::Stop); // invalid
+        assert_eq!(flow(0x2402_0004, 0), Flow::Next); // addiu
+                                                      // The machine's delay slots follow transfers, not eret.
+        assert!(decode(0x1109_fffe).has_delay_slot());
+        assert!(decode(0x03e0_0008).has_delay_slot());
+        assert!(!decode(0x4200_0018).has_delay_slot());
+        assert!(!decode(0x0000_000c).has_delay_slot());
+        // gdb's rule also covers encodings MARS does not decode (beql).
+        assert!(matches!(decode(0x5109_0002), Instruction::Invalid(_)));
+        assert!(gdb_assumes_delay_slot(&decode(0x5109_0002)));
+        assert!(!gdb_assumes_delay_slot(&decode(0x4200_0018)));
+    }
 
     #[test]
     fn decodes_common_words() {

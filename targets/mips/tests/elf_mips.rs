@@ -9,7 +9,8 @@ use std::process::Command;
 use asmdbg_core::elf::{gimli, object, ElfSymbolKind};
 use asmdbg_core::SourceFile;
 use asmdbg_mips::asm::{assemble, AsmOptions};
-use asmdbg_mips::elf::{elf_from_program, elf_image, has_delay_slot};
+use asmdbg_mips::decode::decode;
+use asmdbg_mips::elf::{elf_from_program, elf_image, gdb_assumes_delay_slot};
 use asmdbg_mips::Program;
 use asmdbg_testsupport::unwind::{FrameTable, RegisterRule};
 use object::{Object, ObjectSection, ObjectSymbol, SectionKind, SymbolKind};
@@ -156,7 +157,7 @@ fn delay_slot_opcodes_match_gdb() {
         0x4520_0001, // bc1any2f
     ];
     for w in yes {
-        assert!(has_delay_slot(w), "{w:#010x}");
+        assert!(gdb_assumes_delay_slot(&decode(w)), "{w:#010x}");
     }
     let no = [
         0x0000_0000, // nop
@@ -168,7 +169,38 @@ fn delay_slot_opcodes_match_gdb() {
         0x3c01_1001, // lui
     ];
     for w in no {
-        assert!(!has_delay_slot(w), "{w:#010x}");
+        assert!(!gdb_assumes_delay_slot(&decode(w)), "{w:#010x}");
+    }
+}
+
+/// gdb 13's `mips32_instruction_has_delay_slot`, transcribed on the raw fields: the reference
+/// the decoded rule must agree with.
+fn gdb_rule(word: u32) -> bool {
+    let op = word >> 26;
+    let rs = (word >> 21) & 31;
+    let rt = (word >> 16) & 31;
+    match op {
+        0 => matches!(word & 63, 8 | 9),
+        1 => (rt & 0xc) == 0 || ((rt & 0x1e) == 0x1c && rs == 0),
+        2..=7 | 20..=23 | 29 => true,
+        17 => rs == 8 || ((rs == 9 || rs == 10) && (rt & 2) == 0),
+        _ => false,
+    }
+}
+
+#[test]
+fn gdbs_delay_slot_rule_on_decoded_instructions_matches_its_raw_test() {
+    // Every opcode, rs, rt and function field (other bits in two patterns): the decoder's
+    // answer plus gdb's fallback for what MARS rejects is gdb's rule exactly.
+    for op in 0..64u32 {
+        for rs in 0..32u32 {
+            for rt in 0..32u32 {
+                for low in (0..64u32).chain([0xf809, 0xfffe, 0x8000]) {
+                    let w = op << 26 | rs << 21 | rt << 16 | low;
+                    assert_eq!(gdb_assumes_delay_slot(&decode(w)), gdb_rule(w), "{w:#010x}");
+                }
+            }
+        }
     }
 }
 
@@ -601,5 +633,26 @@ main:   li      $t0, 0x12345678
         "Line 7 of \"prog.s\" starts at address 0x400008 <main+8> and ends at 0x400010 <main+16>.",
     ] {
         assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn the_file_comes_from_the_assemblers_facts_not_the_source_text() {
+    // Blank out every source line: the ELF must not change, as nothing re-reads the text.
+    for slots in [false, true] {
+        let p = program(PROG, slots);
+        let mut blind = p.clone();
+        blind.debug.sources = asmdbg_core::SourceMap::new();
+        for file in p.debug.sources.files() {
+            let blank = "\n".repeat(file.line_count() as usize);
+            blind
+                .debug
+                .sources
+                .add(SourceFile::new(file.name.to_string(), blank));
+        }
+        assert_eq!(
+            elf_from_program(&blind, slots).unwrap(),
+            elf_from_program(&p, slots).unwrap()
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use asmdbg_core::SymbolTable;
+use asmdbg_core::{Flow, SymbolTable};
 
 /// What the cpu does with an instruction. Register and immediate forms of the ALU operations
 /// are separate variants so the hot loop never tests the I bit.
@@ -155,6 +155,25 @@ impl Insn {
         Insn {
             imm: sext27(offset as u32),
             ..Insn::bare(op)
+        }
+    }
+
+    /// Where control goes after this instruction at code byte address `addr` (4 × slot;
+    /// targets likewise). `hlt` and words no instruction encodes stop the machine; `.print`
+    /// and `.encode` slots go on.
+    pub fn flow(&self, addr: u64) -> Flow {
+        let target = || u64::from(((addr / 4) as u32).wrapping_add(self.imm)) * 4;
+        match self.op {
+            Op::Beq | Op::Bgt => Flow::Branch { target: target() },
+            Op::B => Flow::Jump {
+                target: Some(target()),
+            },
+            Op::Call => Flow::Call {
+                target: Some(target()),
+            },
+            Op::Ret => Flow::Return,
+            Op::Hlt | Op::Illegal => Flow::Stop,
+            _ => Flow::Next,
         }
     }
 
@@ -401,6 +420,30 @@ pub fn encode(insn: &Insn) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flow_of_branches_calls_returns_and_halt() {
+        let at = |insn: Insn, addr: u64| decode(encode(&insn)).flow(addr);
+        // Offsets count slots: beq -2 at byte 20 goes to byte 12.
+        assert_eq!(
+            at(Insn::branch(Op::Beq, -2), 20),
+            Flow::Branch { target: 12 }
+        );
+        assert_eq!(at(Insn::branch(Op::Bgt, 3), 0), Flow::Branch { target: 12 });
+        assert_eq!(
+            at(Insn::branch(Op::B, 1), 8),
+            Flow::Jump { target: Some(12) }
+        );
+        assert_eq!(
+            at(Insn::branch(Op::Call, 5), 4),
+            Flow::Call { target: Some(24) }
+        );
+        assert_eq!(at(Insn::bare(Op::Ret), 4), Flow::Return);
+        assert_eq!(at(Insn::bare(Op::Hlt), 4), Flow::Stop);
+        assert_eq!(decode(0xffff_ffff).flow(0), Flow::Stop);
+        assert_eq!(at(Insn::reg(Op::Add, 1, 2, 3), 0), Flow::Next);
+        assert_eq!(at(Insn::bare(Op::Nop), 0), Flow::Next);
+    }
 
     #[test]
     fn decodes_the_verified_encodings() {

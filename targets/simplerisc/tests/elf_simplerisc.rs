@@ -262,3 +262,20 @@ fn random_images_never_panic() {
         assert!(object::File::parse(&*bytes).is_ok());
     }
 }
+
+#[test]
+fn the_assembler_records_every_label_as_code_and_no_data() {
+    // SimpleRISC has no data directives: the facts the ELF writer reads say every slot is
+    // code (`.print` included), so the file has one executable section and no variables.
+    let p = program();
+    assert!(p.debug.data.is_empty());
+    assert!(p
+        .debug
+        .symbols
+        .iter()
+        .all(|s| s.kind == asmdbg_core::SymbolKind::Code));
+    let image = elf_image(&p);
+    assert_eq!(image.sections.len(), 1);
+    assert!(image.sections[0].exec);
+    assert!(image.debug.variables.is_empty());
+}

@@ -20,8 +20,8 @@ mod lexer;
 mod mnemonics;
 
 use asmdbg_core::{
-    DebugInfo, Diagnostics, FileId, LineTable, SourceFile, SourceLoc, SourceMap, Span, Symbol,
-    SymbolKind, SymbolTable,
+    DataDirective, DataItem, DataTable, DebugInfo, Diagnostics, FileId, LineTable, SourceFile,
+    SourceLoc, SourceMap, Span, Symbol, SymbolKind, SymbolTable,
 };
 
 use crate::program::{Program, Segment};
@@ -81,7 +81,17 @@ impl Directive {
     }
 
     fn holds_data(self) -> bool {
-        matches!(self, Directive::Fill | Directive::Blkw | Directive::Stringz)
+        self.data_directive().is_some()
+    }
+
+    /// The fact the ELF writer reads (see targets/core/src/symbols.rs).
+    fn data_directive(self) -> Option<DataDirective> {
+        match self {
+            Directive::Fill => Some(DataDirective::Fill),
+            Directive::Blkw => Some(DataDirective::Blkw),
+            Directive::Stringz => Some(DataDirective::Stringz),
+            Directive::Orig | Directive::End => None,
+        }
     }
 }
 
@@ -244,6 +254,8 @@ struct Assembler<'a> {
     symbols: SymbolTable,
     segments: Vec<Segment>,
     lines: LineTable,
+    /// What each data directive emitted.
+    data: DataTable,
 }
 
 impl<'a> Assembler<'a> {
@@ -262,6 +274,7 @@ impl<'a> Assembler<'a> {
             symbols: SymbolTable::new(true),
             segments: Vec::new(),
             lines: LineTable::new(),
+            data: DataTable::default(),
         }
     }
 
@@ -280,6 +293,7 @@ impl<'a> Assembler<'a> {
                 sources: self.rep.sources,
                 symbols: self.symbols,
                 lines: self.lines,
+                data: self.data,
             },
             warnings: diags,
         })
@@ -937,6 +951,17 @@ impl<'a> Assembler<'a> {
                 Emit::FillLabel(i) => vec![self.fill_label(st, *i)],
                 Emit::Inst(m) => vec![self.instruction(st, *m, addr).unwrap_or(0)],
             };
+            if let Some((_, Base::Directive(d))) = st.base {
+                if let Some(directive) = d.data_directive() {
+                    self.data.insert(DataItem {
+                        addr: u64::from(addr),
+                        end: u64::from(addr) + words.len() as u64,
+                        directive,
+                        elem_size: 2,
+                        count: words.len() as u64,
+                    });
+                }
+            }
             for (i, w) in words.into_iter().enumerate() {
                 let at = u64::from(addr) + i as u64;
                 self.lines.insert(

@@ -271,3 +271,31 @@ fn assemble_rate() {
         (2 * N) as f64 / secs
     );
 }
+
+#[test]
+fn data_directives_are_recorded_as_data_items() {
+    let p = lenient(
+        ".ORIG x3000\nLEA R0, MSG ; .FILL in a comment\nN .FILL #5\nMSG .STRINGZ \"hi\"\nBUF .BLKW 3\n.END\n",
+    )
+    .unwrap();
+    let items: Vec<_> = p
+        .debug
+        .data
+        .iter()
+        .map(|d| (d.addr, d.end, d.directive, d.elem_size, d.count))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (0x3001, 0x3002, DataDirective::Fill, 2, 1),
+            (0x3002, 0x3005, DataDirective::Stringz, 2, 3),
+            (0x3005, 0x3008, DataDirective::Blkw, 2, 3),
+        ]
+    );
+    // The instruction is code, whatever its comment says.
+    assert!(!p.debug.data.is_data(0x3000));
+    assert_eq!(
+        p.debug.data.at(0x3006).unwrap().directive,
+        DataDirective::Blkw
+    );
+}

@@ -4,7 +4,7 @@
 //! item size), continuation lines that extend the previous data directive, `.data`/`.kdata`
 //! switching automatic alignment back on.
 
-use asmdbg_core::{Symbol, SymbolKind};
+use asmdbg_core::{DataDirective, DataItem, Symbol, SymbolKind};
 
 use super::lexer::{parse_real, Tok, Token};
 use super::source::Line;
@@ -43,6 +43,19 @@ impl DataKind {
             DataKind::Half => 2,
             DataKind::Word | DataKind::Float => 4,
             DataKind::Double => 8,
+        }
+    }
+
+    /// The fact the ELF writer reads (see targets/core/src/symbols.rs).
+    fn directive(self) -> DataDirective {
+        match self {
+            DataKind::Byte => DataDirective::Byte,
+            DataKind::Half => DataDirective::Half,
+            DataKind::Word => DataDirective::Word,
+            DataKind::Float => DataDirective::Float,
+            DataKind::Double => DataDirective::Double,
+            DataKind::Ascii => DataDirective::Ascii,
+            DataKind::Asciiz => DataDirective::Asciiz,
         }
     }
 
@@ -86,6 +99,7 @@ impl Assembler<'_> {
                     let addr = self.here();
                     self.record_line(addr, line);
                     self.reserve(n);
+                    self.record_data(addr, DataDirective::Space, 1, u64::from(n));
                 }
             }
             ".extern" => self.extern_directive(line, dir, args),
@@ -231,6 +245,31 @@ impl Assembler<'_> {
             let addr = self.here();
             self.record_line(addr, line);
             self.emit(&bytes);
+            let kind = if terminate {
+                DataDirective::Asciiz
+            } else {
+                DataDirective::Ascii
+            };
+            self.record_data(addr, kind, 1, bytes.len() as u64);
+        }
+    }
+
+    /// Notes what a data statement emitted, for the debug information.
+    fn record_data(&mut self, addr: u32, directive: DataDirective, elem_size: u8, count: u64) {
+        let addr = u64::from(addr);
+        self.data.insert(DataItem {
+            addr,
+            end: addr + u64::from(elem_size) * count,
+            directive,
+            elem_size,
+            count,
+        });
+    }
+
+    /// Records the values one statement stored (`first`: where the first went).
+    fn record_values(&mut self, first: Option<u32>, kind: DataKind, count: u64) {
+        if let Some(addr) = first {
+            self.record_data(addr, kind.directive(), kind.size() as u8, count);
         }
     }
 
@@ -266,18 +305,27 @@ impl Assembler<'_> {
                 self.error_at(line, count, msg);
                 return;
             }
+            let mut first = None;
             for i in 0..n {
-                self.store_value(line, value, kind, i == 0);
+                let at = self.store_value(line, value, kind, i == 0);
+                first = first.or(at);
             }
+            self.record_values(first, kind, n as u64);
             return;
         }
         let start = usize::from(dir.is_some());
+        let (mut first, mut stored) = (None, 0);
         for t in &all[start..] {
-            self.store_value(line, t, kind, true);
+            if let Some(at) = self.store_value(line, t, kind, true) {
+                first = first.or(Some(at));
+                stored += 1;
+            }
         }
+        self.record_values(first, kind, stored);
     }
 
-    fn store_value(&mut self, line: &Line, t: &Token, kind: DataKind, record: bool) {
+    /// Stores one value; returns its address, or `None` after an error.
+    fn store_value(&mut self, line: &Line, t: &Token, kind: DataKind, record: bool) -> Option<u32> {
         let size = kind.size();
         let bytes: Vec<u8> = if kind.is_integer() {
             match t.kind {
@@ -300,7 +348,7 @@ impl Assembler<'_> {
                 _ => {
                     let msg = format!("\"{}\" is not a valid integer constant or label", t.text);
                     self.error_at(line, t, msg);
-                    return;
+                    return None;
                 }
             }
         } else {
@@ -313,12 +361,12 @@ impl Assembler<'_> {
             let Some(value) = value else {
                 let msg = format!("\"{}\" is not a valid floating point constant", t.text);
                 self.error_at(line, t, msg);
-                return;
+                return None;
             };
             if kind == DataKind::Float && value.abs() > f32::MAX as f64 {
                 let msg = format!("\"{}\" is an out-of-range value", t.text);
                 self.error_at(line, t, msg);
-                return;
+                return None;
             }
             if kind == DataKind::Float {
                 (value as f32).to_le_bytes().to_vec()
@@ -343,6 +391,7 @@ impl Assembler<'_> {
                 line: line.clone(),
             });
         }
+        Some(addr)
     }
 }
 
@@ -378,6 +427,47 @@ pub(super) fn decode_string(token: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::decode_string;
+    use crate::asm::{assemble, AsmOptions};
+    use asmdbg_core::{DataDirective, SourceFile};
+
+    #[test]
+    fn data_statements_are_recorded_with_kind_size_and_count() {
+        let text =
+            ".data\nb: .byte 1, 2, 3\nw: .word 7\n  8, 9\nh: .half 5:4\ns: .asciiz \"hi\", \"x\"\n\
+                    a: .ascii \"ab\"\nsp: .space 6\nd: .double 1.5\n.text\nmain: nop\n";
+        let p = assemble(&SourceFile::new("d.s", text), &AsmOptions::default()).unwrap();
+        let items: Vec<_> = p
+            .debug
+            .data
+            .iter()
+            .map(|d| {
+                (
+                    d.addr - 0x1001_0000,
+                    d.end - d.addr,
+                    d.directive,
+                    d.elem_size,
+                    d.count,
+                )
+            })
+            .collect();
+        use DataDirective as D;
+        assert_eq!(
+            items,
+            [
+                (0, 3, D::Byte, 1, 3),
+                (4, 4, D::Word, 4, 1),
+                (8, 8, D::Word, 4, 2), // the continuation line
+                (16, 8, D::Half, 2, 4),
+                (24, 3, D::Asciiz, 1, 3),
+                (27, 2, D::Asciiz, 1, 2),
+                (29, 2, D::Ascii, 1, 2),
+                (31, 6, D::Space, 1, 6),
+                (40, 8, D::Double, 8, 1),
+            ]
+        );
+        // Code is not data.
+        assert!(!p.debug.data.is_data(0x0040_0000));
+    }
 
     #[test]
     fn strings_cut_each_utf16_unit_to_a_byte() {

@@ -17,8 +17,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use asmdbg_core::{
-    DebugInfo, Diagnostic, Diagnostics, FileId, LineTable, SourceFile, SourceLoc, SourceMap, Span,
-    Symbol, SymbolKind, SymbolTable,
+    DataTable, DebugInfo, Diagnostic, Diagnostics, FileId, LineTable, SourceFile, SourceLoc,
+    SourceMap, Span, Symbol, SymbolKind, SymbolTable,
 };
 
 use crate::program::{Chunk, ChunkKind, Program};
@@ -123,6 +123,8 @@ struct Assembler<'o> {
     symbols: SymbolTable,
     globals: Vec<(String, Line, Token)>,
     lines: LineTable,
+    /// What each data statement emitted.
+    data: DataTable,
     macros: Vec<Macro>,
     macro_counter: u32,
     expanded_lines: usize,
@@ -159,6 +161,7 @@ impl<'o> Assembler<'o> {
             symbols: SymbolTable::new(false),
             globals: Vec::new(),
             lines: LineTable::new(),
+            data: DataTable::default(),
             macros: Vec::new(),
             macro_counter: 0,
             expanded_lines: 0,
@@ -770,6 +773,7 @@ impl<'o> Assembler<'o> {
                 sources: self.sources,
                 symbols: self.symbols,
                 lines: self.lines,
+                data: self.data,
             },
             warnings: self.diags,
         })

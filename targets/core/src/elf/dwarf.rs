@@ -1,24 +1,7 @@
-//! An ISA-neutral ELF32 little-endian writer with DWARF debug information, so gdb-multiarch and
-//! VS Code can debug the assembly source: `break game.asm:42`, `print SCORE`, `watch PLAYER`,
-//! `bt`, `finish`.
-//!
-//! Each ISA turns its assembled program into an [`ElfImage`] (sections at gdb's view of the
-//! addresses, symbols, line rows, data variables, and for MIPS functions with split ranges and
-//! call frame information); [`write_elf`] lays it out with the `object` crate's ELF writer and
-//! the `gimli` crate's DWARF writer. What gdb needs was measured (gdb-clients.md §2–3 and
-//! gdb-mips-no-delay-slots.md):
-//!
-//! - `.symtab` with every label (`break LABEL`, `<func+off>`, frame names); functions as
-//!   `STT_FUNC` with a size;
-//! - `.debug_line` (version 3, a row where each source line's instructions start) and a `.debug_info` compile unit with
-//!   `DW_AT_stmt_list`, `DW_AT_low_pc`/`DW_AT_high_pc`, name, comp_dir, producer and
-//!   `DW_AT_language` 0x8001 (MIPS assembler, what gas writes for any assembly);
-//! - a `DW_TAG_variable` with a `DW_TAG_base_type` per data label, so `print LABEL` and
-//!   `watch LABEL` need no cast;
-//! - data in non-executable sections (otherwise data labels become text symbols);
-//! - optionally `DW_TAG_subprogram` with `DW_AT_ranges` (`.debug_ranges`) and `.debug_frame`.
-//!
-//! The file is an `ET_EXEC` with one `PT_LOAD` per section, so `load` works too.
+//! The DWARF sections gdb and VS Code read: `.debug_line` (version 3, a row where each source
+//! line's instructions start), a `.debug_info` compile unit with typed variables and
+//! subprograms (`.debug_ranges` for split ones), and `.debug_frame`, written with the `gimli`
+//! crate's writer.
 
 use gimli::write::{
     Address, AttributeValue, CallFrameInstruction, CommonInformationEntry, DwarfUnit, EndianVec,
@@ -26,79 +9,11 @@ use gimli::write::{
     Sections, UnitEntryId,
 };
 use gimli::{Encoding, Format, LittleEndian, Register};
-use object::elf;
-use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, SectionIndex, Sym, Writer};
-use object::write::StringId;
-use object::Endianness;
 
-/// The crates the writer is built on, for reading the file back (tests, tools) without a
-/// dependency of one's own.
-pub use {gimli, object};
+use super::image::{ElfError, ElfImage};
 
-/// `e_machine` for LC-3 and SimpleRISC (gdb takes the architecture from the target).
-pub const EM_NONE: u16 = elf::EM_NONE;
-/// `e_machine` for MIPS.
-pub const EM_MIPS: u16 = elf::EM_MIPS;
 /// `DW_LANG_Mips_Assembler`, what gas records for assembly source.
 pub const DW_LANG_ASSEMBLER: u16 = 0x8001;
-
-/// Why an image cannot be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ElfError {
-    #[error("section `{name}` at {addr:#x} (+{len} bytes) does not fit in 32-bit addresses")]
-    SectionRange { name: String, addr: u64, len: u64 },
-    #[error("sections `{first}` and `{second}` overlap")]
-    Overlap { first: String, second: String },
-    #[error("section name is empty")]
-    EmptySectionName,
-    #[error("name `{name}` contains a NUL byte (ELF and DWARF strings end at NUL)")]
-    NulInName { name: String },
-    #[error("address {addr:#x} of `{what}` does not fit in 32-bit addresses")]
-    Address { what: String, addr: u64 },
-    #[error("function `{name}` has an empty or inverted range")]
-    BadRange { name: String },
-    #[error("frame information for {start:#x}: {reason}")]
-    BadFrame { start: u64, reason: String },
-    #[error("writing DWARF: {0}")]
-    Dwarf(#[from] gimli::write::Error),
-    #[error("writing ELF: {0}")]
-    Object(#[from] object::write::Error),
-}
-
-/// One section of the program's memory image.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ElfSection {
-    /// `.text`, `.data`, ... (several sections may share a name).
-    pub name: String,
-    /// gdb's address of the first byte.
-    pub addr: u64,
-    pub data: Vec<u8>,
-    /// Code (`SHF_EXECINSTR`); data sections are writable instead.
-    pub exec: bool,
-}
-
-/// The ELF symbol type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ElfSymbolKind {
-    /// `STT_FUNC`: a function entry; give it a size.
-    Func,
-    /// `STT_OBJECT`: a data label.
-    Object,
-    /// `STT_NOTYPE`: any other label.
-    NoType,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ElfSymbol {
-    pub name: String,
-    /// gdb's address.
-    pub addr: u64,
-    /// Bytes (0 for an ordinary label).
-    pub size: u64,
-    pub kind: ElfSymbolKind,
-    /// `STB_GLOBAL` instead of `STB_LOCAL`.
-    pub global: bool,
-}
 
 /// One line-table entry: the instruction at `addr` came from `line` of `files[file]`. Give one
 /// per instruction; consecutive instructions of the same line are written as one row.
@@ -207,6 +122,19 @@ pub struct FrameCie {
     pub initial: Vec<CfaOp>,
 }
 
+impl FrameCie {
+    /// The CIE of a machine whose calls leave the stack pointer `sp` unchanged and the return
+    /// address in `ra`: at a function's entry the CFA is `sp` and `ra` holds the caller's pc.
+    pub fn at_call(code_align: u8, data_align: i8, sp: u16, ra: u16) -> Self {
+        FrameCie {
+            code_align,
+            data_align,
+            ra_register: ra,
+            initial: vec![CfaOp::DefCfa(sp, 0), CfaOp::SameValue(ra)],
+        }
+    }
+}
+
 /// One FDE: the rules from `start` for `len` bytes; each op applies from its address on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrameDesc {
@@ -236,135 +164,6 @@ pub struct ElfDebug {
     /// `.debug_frame`, written when there is at least one FDE.
     pub frame_cie: Option<FrameCie>,
     pub frames: Vec<FrameDesc>,
-}
-
-/// Everything [`write_elf`] writes.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ElfImage {
-    /// [`EM_NONE`] or [`EM_MIPS`].
-    pub machine: u16,
-    pub e_flags: u32,
-    pub entry: u64,
-    pub sections: Vec<ElfSection>,
-    pub symbols: Vec<ElfSymbol>,
-    pub debug: ElfDebug,
-}
-
-impl ElfImage {
-    /// The section holding `addr` (a label just past a section's end belongs to it, as gas
-    /// does for a label at the end of `.text`).
-    pub fn section_of(&self, addr: u64) -> Option<usize> {
-        let end = |s: &ElfSection| s.addr + s.data.len() as u64;
-        self.sections
-            .iter()
-            .position(|s| addr >= s.addr && addr < end(s))
-            .or_else(|| {
-                self.sections
-                    .iter()
-                    .position(|s| addr == end(s) && !s.data.is_empty())
-            })
-    }
-}
-
-fn fits32(addr: u64) -> bool {
-    addr <= u64::from(u32::MAX)
-}
-
-fn check(image: &ElfImage) -> Result<(), ElfError> {
-    // object's and gimli's string tables assert on a NUL; a label with one (a stray NUL in the
-    // source) must be an error, not a panic.
-    let d = &image.debug;
-    let names = image
-        .sections
-        .iter()
-        .map(|s| s.name.as_str())
-        .chain(image.symbols.iter().map(|s| s.name.as_str()))
-        .chain(d.variables.iter().map(|v| v.name.as_str()))
-        .chain(d.functions.iter().map(|f| f.name.as_str()))
-        .chain(d.types.iter().map(|t| t.name.as_str()))
-        .chain(d.files.iter().map(String::as_str))
-        .chain([d.comp_dir.as_str(), d.producer.as_str()]);
-    for name in names {
-        if name.contains('\0') {
-            return Err(ElfError::NulInName {
-                name: name.replace('\0', "\\0"),
-            });
-        }
-    }
-    let mut spans: Vec<(u64, u64, &str)> = Vec::new();
-    for s in &image.sections {
-        if s.name.is_empty() {
-            return Err(ElfError::EmptySectionName);
-        }
-        let len = s.data.len() as u64;
-        if !fits32(s.addr) || !fits32(s.addr.saturating_add(len)) {
-            return Err(ElfError::SectionRange {
-                name: s.name.clone(),
-                addr: s.addr,
-                len,
-            });
-        }
-        if len > 0 {
-            spans.push((s.addr, s.addr + len, &s.name));
-        }
-    }
-    spans.sort();
-    for w in spans.windows(2) {
-        if w[1].0 < w[0].1 {
-            return Err(ElfError::Overlap {
-                first: w[0].2.to_string(),
-                second: w[1].2.to_string(),
-            });
-        }
-    }
-    let addr_err = |what: &str, addr: u64| ElfError::Address {
-        what: what.to_string(),
-        addr,
-    };
-    if !fits32(image.entry) {
-        return Err(addr_err("entry", image.entry));
-    }
-    for s in &image.symbols {
-        if !fits32(s.addr) || !fits32(s.addr.saturating_add(s.size)) {
-            return Err(addr_err(&s.name, s.addr));
-        }
-    }
-    for v in &image.debug.variables {
-        if !fits32(v.addr) {
-            return Err(addr_err(&v.name, v.addr));
-        }
-    }
-    for f in &image.debug.functions {
-        let ok = !f.ranges.is_empty()
-            && f.ranges.iter().all(|&(b, e)| b < e && fits32(e))
-            && f.ranges.windows(2).all(|w| w[0].1 <= w[1].0)
-            && fits32(f.entry);
-        if !ok {
-            return Err(ElfError::BadRange {
-                name: f.name.clone(),
-            });
-        }
-    }
-    for fde in &image.debug.frames {
-        let end = fde.start.saturating_add(fde.len);
-        if !fits32(end) {
-            return Err(ElfError::BadFrame {
-                start: fde.start,
-                reason: "does not fit in 32-bit addresses".into(),
-            });
-        }
-        let mut prev = fde.start;
-        for &(at, _) in &fde.ops {
-            if at < prev || at > end {
-                return Err(ElfError::BadFrame {
-                    start: fde.start,
-                    reason: format!("instruction at {at:#x} out of order or outside"),
-                });
-            }
-            prev = at;
-        }
-    }
-    Ok(())
 }
 
 /// Splits `dir/name` into the directory and file name for the line table.
@@ -422,7 +221,7 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
 }
 
 /// Builds the DWARF sections: `(name, bytes)` for every non-empty one.
-fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfError> {
+pub(super) fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfError> {
     let debug = &image.debug;
     let encoding = Encoding {
         format: Format::Dwarf32,
@@ -687,284 +486,6 @@ fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<u8>)>, ElfE
         Ok(())
     })?;
     Ok(out)
-}
-
-/// The ELF alignment of a section at `addr`: up to 4, and never more than `addr` allows (so
-/// the file offset can match the address modulo the alignment).
-fn align_of(addr: u64) -> u64 {
-    if addr == 0 {
-        4
-    } else {
-        (1u64 << addr.trailing_zeros().min(2)).min(4)
-    }
-}
-
-/// Writes `image` as an ELF32 little-endian `ET_EXEC` file with its DWARF.
-pub fn write_elf(image: &ElfImage) -> Result<Vec<u8>, ElfError> {
-    check(image)?;
-    let dwarf = dwarf_sections(image)?;
-
-    let mut buffer = Vec::new();
-    let mut w = Writer::new(Endianness::Little, false, &mut buffer);
-
-    let alloc: Vec<&ElfSection> = image
-        .sections
-        .iter()
-        .filter(|s| !s.data.is_empty())
-        .collect();
-
-    w.reserve_file_header();
-    w.reserve_program_headers(alloc.len() as u32);
-
-    w.reserve_null_section_index();
-    struct Placed {
-        index: SectionIndex,
-        name: StringId,
-        offset: usize,
-    }
-    let mut placed = Vec::with_capacity(alloc.len());
-    for s in &alloc {
-        let index = w.reserve_section_index();
-        let name = w.add_section_name(s.name.as_bytes());
-        placed.push((index, name));
-    }
-    let mut dwarf_placed = Vec::with_capacity(dwarf.len());
-    for (name, _) in &dwarf {
-        let index = w.reserve_section_index();
-        let name_id = w.add_section_name(name.as_bytes());
-        dwarf_placed.push((index, name_id));
-    }
-    let alloc_placed: Vec<Placed> = alloc
-        .iter()
-        .zip(&placed)
-        .map(|(s, &(index, name))| Placed {
-            index,
-            name,
-            offset: w.reserve(s.data.len(), align_of(s.addr) as usize),
-        })
-        .collect();
-    let dwarf_offsets: Vec<usize> = dwarf.iter().map(|(_, d)| w.reserve(d.len(), 1)).collect();
-
-    // Symbols: locals first (sh_info of .symtab is the first global).
-    let mut order: Vec<&ElfSymbol> = image.symbols.iter().collect();
-    order.sort_by_key(|s| s.global);
-    w.reserve_null_symbol_index();
-    let section_index_of = |addr: u64| {
-        image.section_of(addr).and_then(|i| {
-            let s = &image.sections[i];
-            alloc
-                .iter()
-                .position(|a| std::ptr::eq(*a, s))
-                .map(|p| alloc_placed[p].index)
-        })
-    };
-    let mut syms = Vec::with_capacity(order.len());
-    for s in &order {
-        let section = section_index_of(s.addr);
-        let name = w.add_string(s.name.as_bytes());
-        w.reserve_symbol_index(section);
-        syms.push((name, section));
-    }
-    let num_local = 1 + order.iter().filter(|s| !s.global).count() as u32;
-    w.reserve_symtab_section_index();
-    w.reserve_symtab();
-    w.reserve_strtab_section_index();
-    w.reserve_strtab();
-    w.reserve_shstrtab_section_index();
-    w.reserve_shstrtab();
-    w.reserve_section_headers();
-
-    w.write_file_header(&FileHeader {
-        os_abi: elf::ELFOSABI_SYSV,
-        abi_version: 0,
-        e_type: elf::ET_EXEC,
-        e_machine: image.machine,
-        e_entry: image.entry,
-        e_flags: image.e_flags,
-    })?;
-    w.write_align_program_headers();
-    for (s, p) in alloc.iter().zip(&alloc_placed) {
-        let flags = if s.exec {
-            elf::PF_R | elf::PF_X
-        } else {
-            elf::PF_R | elf::PF_W
-        };
-        w.write_program_header(&ProgramHeader {
-            p_type: elf::PT_LOAD,
-            p_flags: flags,
-            p_offset: p.offset as u64,
-            p_vaddr: s.addr,
-            p_paddr: s.addr,
-            p_filesz: s.data.len() as u64,
-            p_memsz: s.data.len() as u64,
-            p_align: align_of(s.addr),
-        });
-    }
-    for (s, p) in alloc.iter().zip(&alloc_placed) {
-        w.pad_until(p.offset);
-        w.write(&s.data);
-    }
-    for ((_, d), &off) in dwarf.iter().zip(&dwarf_offsets) {
-        w.pad_until(off);
-        w.write(d);
-    }
-
-    w.write_null_symbol();
-    for (s, &(name, section)) in order.iter().zip(&syms) {
-        let st_type = match s.kind {
-            ElfSymbolKind::Func => elf::STT_FUNC,
-            ElfSymbolKind::Object => elf::STT_OBJECT,
-            ElfSymbolKind::NoType => elf::STT_NOTYPE,
-        };
-        let bind = if s.global {
-            elf::STB_GLOBAL
-        } else {
-            elf::STB_LOCAL
-        };
-        w.write_symbol(&Sym {
-            name: Some(name),
-            section,
-            st_info: (bind << 4) | st_type,
-            st_other: elf::STV_DEFAULT,
-            st_shndx: if section.is_some() { 0 } else { elf::SHN_ABS },
-            st_value: s.addr,
-            st_size: s.size,
-        });
-    }
-    w.write_strtab();
-    w.write_shstrtab();
-
-    w.write_null_section_header();
-    for (s, p) in alloc.iter().zip(&alloc_placed) {
-        let flags = if s.exec {
-            elf::SHF_ALLOC | elf::SHF_EXECINSTR
-        } else {
-            elf::SHF_ALLOC | elf::SHF_WRITE
-        };
-        w.write_section_header(&SectionHeader {
-            name: Some(p.name),
-            sh_type: elf::SHT_PROGBITS,
-            sh_flags: u64::from(flags),
-            sh_addr: s.addr,
-            sh_offset: p.offset as u64,
-            sh_size: s.data.len() as u64,
-            sh_link: 0,
-            sh_info: 0,
-            sh_addralign: align_of(s.addr),
-            sh_entsize: 0,
-        });
-    }
-    for (((_, d), &off), &(_, name)) in dwarf.iter().zip(&dwarf_offsets).zip(&dwarf_placed) {
-        w.write_section_header(&SectionHeader {
-            name: Some(name),
-            sh_type: elf::SHT_PROGBITS,
-            sh_flags: 0,
-            sh_addr: 0,
-            sh_offset: off as u64,
-            sh_size: d.len() as u64,
-            sh_link: 0,
-            sh_info: 0,
-            sh_addralign: 1,
-            sh_entsize: 0,
-        });
-    }
-    w.write_symtab_section_header(num_local);
-    w.write_strtab_section_header();
-    w.write_shstrtab_section_header();
-    Ok(buffer)
-}
-
-/// The ranges of `[start, end)` cut before every address in `cuts` (ascending or not; cuts
-/// outside the span are ignored).
-pub fn split_ranges(start: u64, end: u64, cuts: &[u64]) -> Vec<(u64, u64)> {
-    let mut points: Vec<u64> = cuts
-        .iter()
-        .copied()
-        .filter(|&c| c > start && c < end)
-        .collect();
-    points.sort_unstable();
-    points.dedup();
-    let mut out = Vec::with_capacity(points.len() + 1);
-    let mut from = start;
-    for p in points {
-        out.push((from, p));
-        from = p;
-    }
-    if from < end {
-        out.push((from, end));
-    }
-    out
-}
-
-/// Data-flow over one function's instructions (indices `0..n`, entry 0): the state before
-/// each instruction, following `successors` (indices; others are ignored) from the entry with
-/// `transfer` (the state after instruction `i`). The first state that reaches an instruction
-/// wins (no joins: assembly frames agree at merge points or are beyond repair). Code that no
-/// edge reaches continues from the state its predecessor leaves.
-pub fn propagate_states<S: Copy>(
-    n: usize,
-    entry: S,
-    transfer: impl Fn(usize, S) -> S,
-    successors: impl Fn(usize) -> Vec<usize>,
-) -> Vec<S> {
-    let mut states: Vec<Option<S>> = vec![None; n];
-    let mut seed = (n > 0).then_some((0usize, entry));
-    while let Some((first, st)) = seed.take() {
-        states[first] = Some(st);
-        let mut work = vec![first];
-        while let Some(i) = work.pop() {
-            let Some(st) = states[i] else { continue };
-            let out = transfer(i, st);
-            for j in successors(i) {
-                if j < n && states[j].is_none() {
-                    states[j] = Some(out);
-                    work.push(j);
-                }
-            }
-        }
-        if let Some(j) = states.iter().position(Option::is_none) {
-            let before = match j.checked_sub(1).and_then(|p| states[p].map(|s| (p, s))) {
-                Some((p, s)) => transfer(p, s),
-                None => entry,
-            };
-            seed = Some((j, before));
-        }
-    }
-    states.into_iter().map(|s| s.unwrap_or(entry)).collect()
-}
-
-/// The extent of each function: from its start to the next function start or the end of the
-/// code run (`[begin, end)`) holding it, whichever comes first. Starts outside every run are
-/// dropped. Returned in address order, without duplicates.
-pub fn function_spans(starts: &[u64], code_runs: &[(u64, u64)]) -> Vec<(u64, u64)> {
-    let mut starts: Vec<u64> = starts.to_vec();
-    starts.sort_unstable();
-    starts.dedup();
-    let mut out = Vec::with_capacity(starts.len());
-    for (i, &s) in starts.iter().enumerate() {
-        let Some(&(_, run_end)) = code_runs.iter().find(|&&(b, e)| s >= b && s < e) else {
-            continue;
-        };
-        let next = starts.get(i + 1).copied().unwrap_or(u64::MAX);
-        out.push((s, next.min(run_end)));
-    }
-    out
-}
-
-/// One `DW_TAG_subprogram` per sized function symbol, each a single range. gdb's `next`
-/// recognises a call by the function changing (`find_pc_function`), which minimal symbols
-/// alone do not give. (MIPS without delay slots splits its ranges instead.)
-pub fn whole_functions(symbols: &[ElfSymbol]) -> Vec<Function> {
-    symbols
-        .iter()
-        .filter(|s| s.kind == ElfSymbolKind::Func && s.size > 0)
-        .map(|s| Function {
-            name: s.name.clone(),
-            entry: s.addr,
-            ranges: vec![(s.addr, s.addr + s.size)],
-            global: s.global,
-        })
-        .collect()
 }
 
 /// The DWARF parts every ISA fills the same way: the source files, the working directory, the
