@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use asmdbg_core::elf::{gimli, object, ElfSymbolKind};
+use asmdbg_core::elf::{object, ElfSymbolKind};
 use asmdbg_core::SourceFile;
 use asmdbg_mips::asm::{assemble, AsmOptions};
 use asmdbg_mips::decode::decode;
