@@ -238,7 +238,7 @@ impl<G: GdbMachine> RspSession<G> {
         let mut guest = Vec::new();
         let mut echo = Vec::new();
         self.discipline.input(typed, &mut guest, &mut echo);
-        self.to_backlog(&echo);
+        self.add_to_backlog(&echo);
         // The one place typed bytes enter the machine.
         self.target.machine.console().push_input(&guest);
     }
@@ -406,12 +406,12 @@ impl<G: GdbMachine> RspSession<G> {
     /// Moves guest output and fault notes into the backlog, as the terminal should see them.
     fn collect_output(&mut self) {
         let out = self.target.machine.console().take_output();
-        self.to_backlog(&out);
+        self.add_to_backlog(&out);
         let notes = std::mem::take(&mut self.target.console_notes);
-        self.to_backlog(&notes);
+        self.add_to_backlog(&notes);
     }
 
-    fn to_backlog(&mut self, bytes: &[u8]) {
+    fn add_to_backlog(&mut self, bytes: &[u8]) {
         if !self.output_gone && !bytes.is_empty() {
             self.discipline.output(bytes, &mut self.backlog);
         }
