@@ -3,9 +3,26 @@
 
 use std::fmt::Write;
 
+use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd};
+
 use super::{Debuggee, GdbMachine};
 use crate::isa::Isa;
 use crate::machine::Machine;
+
+impl<G: GdbMachine> MonitorCmd for Debuggee<G> {
+    fn handle_monitor_cmd(
+        &mut self,
+        cmd: &[u8],
+        mut out: ConsoleOutput<'_>,
+    ) -> Result<(), Self::Error> {
+        let text = String::from_utf8_lossy(cmd);
+        let reply = run(self, text.trim());
+        for line in reply.lines() {
+            gdbstub::outputln!(out, "{}", line);
+        }
+        Ok(())
+    }
+}
 
 const HELP: &str = "\
 asmdbg monitor commands:
