@@ -7,7 +7,7 @@
 //! never sleeps: the binary's tokio glue (src/debug.rs) moves bytes between it and the world and
 //! decides only *when* to call it; the fuzz target (fuzz/src/lib.rs) and the transcript tests
 //! (session/tests/) drive the very same code from memory. A second front end (the DAP adapter
-//! planned next) can sit beside the RSP session on the same [`Debuggee`].
+//! planned next) can sit beside the RSP session on the same [`Debuggee`](asmdbg_core::gdb::Debuggee).
 //!
 //! Limits: one connection at a time (others are parked for a short handover or refused, see
 //! [`refusal`]); the only clock read inside is the busy time `monitor stats` reports.

@@ -6,11 +6,11 @@
 //! watchpoints, resume/step, `monitor` commands, serving the ELF — lives here once.
 //!
 //! The target never runs the machine itself: `resume`/`step` only record what gdb asked for,
-//! and the session driver (in the binary) runs the machine in bounded bursts.
-
-//! One file per gdbstub extension, as gdbstub's own armv4t example is laid out: [`base`]
-//! (registers and memory), [`resume`], [`breakpoints`] (and watchpoints), [`target_xml`],
-//! [`exec_file`], [`host_io`] and [`monitor`]. This file holds the machine's side
+//! and the session (session/src/rsp.rs) runs the machine in bounded bursts.
+//!
+//! One file per gdbstub extension, as gdbstub's own armv4t example is laid out: `base.rs`
+//! (registers and memory), `resume.rs`, `breakpoints.rs` (and watchpoints), `target_xml.rs`,
+//! `exec_file.rs`, `host_io.rs` and `monitor.rs`. This file holds the machine's side
 //! ([`GdbMachine`]), the [`Debuggee`] and its [`Target`] impl, and stop translation.
 
 mod base;
