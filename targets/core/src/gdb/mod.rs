@@ -36,7 +36,7 @@ use gdbstub::target::Target;
 use num_traits::{FromPrimitive, ToPrimitive};
 
 use crate::event::{FaultKind, StopEvent};
-use crate::machine::{Machine, MemError};
+use crate::machine::{Machine, MemError, RegisterInfo};
 
 /// How gdb sees one ISA's machine.
 pub trait GdbMachine: Machine + Send + 'static {
@@ -44,6 +44,24 @@ pub trait GdbMachine: Machine + Send + 'static {
 
     /// The target description served as `target.xml`.
     fn target_xml(&self) -> &'static str;
+
+    /// `monitor regs`: one register's value in the ISA's own notation.
+    fn format_register(&self, reg: &RegisterInfo, value: u64) -> String;
+    /// `monitor regs`: registers shown on one line.
+    fn registers_per_line(&self) -> usize {
+        6
+    }
+    /// `monitor disas`: the encoding of the `size`-unit instruction at `addr`, as the ISA's
+    /// tools print it. By default a 32-bit word in hex (blank if unreadable), nothing for
+    /// other sizes.
+    fn format_encoding(&self, addr: u64, size: u64) -> String {
+        if size != 4 {
+            return String::new();
+        }
+        self.peek_word(addr)
+            .map(|w| format!("0x{w:08x}"))
+            .unwrap_or_else(|_| " ".repeat(10))
+    }
 
     fn gdb_read_registers(&self, regs: &mut <Self::Arch as Arch>::Registers);
     fn gdb_write_registers(&mut self, regs: &<Self::Arch as Arch>::Registers);
