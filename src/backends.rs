@@ -7,6 +7,7 @@
 
 use std::process::ExitCode;
 
+use asmdbg_core::isa::{DetectError, Dialect};
 use asmdbg_core::{Backend, Isa, Machine, MachineOptions};
 
 use crate::cli::{AsmArgs, DebugArgs};
@@ -36,9 +37,16 @@ pub fn object_file_isa(bytes: &[u8]) -> Option<Isa> {
         .map(|b| b.isa())
 }
 
+/// Guesses the ISA of an assembly source from the marks of every registered dialect.
+pub fn detect(source: &str) -> Result<Isa, DetectError> {
+    let dialects: Vec<Dialect> = BACKENDS.iter().map(|b| b.dialect()).collect();
+    asmdbg_core::isa::detect(source, &dialects)
+}
+
 /// What the command line does with one ISA.
 pub trait Commands: Sync {
     fn isa(&self) -> Isa;
+    fn dialect(&self) -> Dialect;
     fn is_object_file(&self, bytes: &[u8]) -> bool;
     /// A machine for `asmdbg run`.
     fn load(
@@ -65,6 +73,10 @@ where
 {
     fn isa(&self) -> Isa {
         Backend::isa(self)
+    }
+
+    fn dialect(&self) -> Dialect {
+        Backend::dialect(self)
     }
 
     fn is_object_file(&self, bytes: &[u8]) -> bool {
@@ -156,6 +168,49 @@ mod tests {
             assert_eq!(of(isa).isa(), isa);
         }
         assert_eq!(BACKENDS.len(), Isa::ALL.len());
+    }
+
+    #[test]
+    fn detects_each_dialect() {
+        assert_eq!(detect("\t.ORIG x3000\n\tHALT\n\t.END\n"), Ok(Isa::Lc3));
+        assert_eq!(detect(".text\nli $v0, 10\nsyscall\n"), Ok(Isa::Mips));
+        assert_eq!(
+            detect(".main:\n\tmov r1, 3 @ c\n\t.print r1\n"),
+            Ok(Isa::SimpleRisc)
+        );
+        assert_eq!(detect("main:\n\tld r1, 4[r2]\n"), Ok(Isa::SimpleRisc));
+    }
+
+    #[test]
+    fn comments_do_not_count() {
+        assert_eq!(
+            detect("; uses $t0 in a comment\n .orig x3000\n .end\n"),
+            Ok(Isa::Lc3)
+        );
+        assert_eq!(detect("// $t0 .orig\n.main:\n"), Ok(Isa::SimpleRisc));
+    }
+
+    #[test]
+    fn string_contents_do_not_count() {
+        assert_eq!(
+            detect("\t.ORIG x3000\nMSG .STRINGZ \"You won $100; .text\"\n\t.END\n"),
+            Ok(Isa::Lc3)
+        );
+        assert_eq!(
+            detect(".data\ns: .asciiz \"x; .orig \\\" @ [sp]\"\n.text\nsyscall\n"),
+            Ok(Isa::Mips)
+        );
+    }
+
+    #[test]
+    fn ambiguous_and_unknown_name_the_flag() {
+        let err = detect(".orig x3000\n.text\n").unwrap_err();
+        assert!(err.to_string().contains("--isa"), "{err}");
+        assert!(err.to_string().contains("lc3 or mips"), "{err}");
+        assert!(detect("nothing here\n")
+            .unwrap_err()
+            .to_string()
+            .contains("--isa"));
     }
 
     #[test]

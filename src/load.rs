@@ -49,12 +49,12 @@ pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupE
     }
     let isa = match isa.or_else(|| crate::backends::object_file_isa(&bytes)) {
         Some(isa) => isa,
-        None => {
-            isa::detect(&String::from_utf8_lossy(&bytes)).map_err(|source| SetupError::Detect {
+        None => crate::backends::detect(&String::from_utf8_lossy(&bytes)).map_err(|source| {
+            SetupError::Detect {
                 path: name.clone(),
                 source,
-            })?
-        }
+            }
+        })?,
     };
     Ok(ProgramFile {
         path: name,

@@ -1,5 +1,5 @@
 //! One value per ISA that says everything the command line needs from that ISA: how to tell
-//! its files, load them into a machine, what `asmdbg asm` writes, how its console behaves under
+//! its files (object files, the marks of its assembly dialect), load them into a machine, what `asmdbg asm` writes, how its console behaves under
 //! the debugger, and where the benchmark puts its breakpoints.
 //!
 //! Each ISA crate defines `pub static BACKEND` implementing [`Backend`]; the binary keeps the one
@@ -9,13 +9,14 @@
 //! monomorphised over it.
 //!
 //! Limits: an ISA's identity (its `--isa` name, title and address notation) is still the
-//! [`Isa`] tag in isa.rs, which `Machine::isa` and the option checks use.
+//! [`Isa`] tag in isa.rs, and which flags belong to which ISA is still the table in options.rs
+//! (each ISA's `load_machine` checks it).
 
 use std::path::{Path, PathBuf};
 
 use crate::elf::ElfError;
 use crate::gdb::GdbMachine;
-use crate::isa::Isa;
+use crate::isa::{Dialect, Isa};
 use crate::machine::LoadError;
 use crate::options::MachineOptions;
 
@@ -59,6 +60,9 @@ pub trait Backend: Sync + 'static {
     type Machine: GdbMachine;
 
     fn isa(&self) -> Isa;
+
+    /// How its assembly source is told from the others' (see [`crate::isa::detect`]).
+    fn dialect(&self) -> Dialect;
 
     /// Whether `bytes` are an object file only this ISA reads (its ISA is then not guessed
     /// from text).

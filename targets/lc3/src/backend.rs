@@ -6,6 +6,7 @@ use std::path::Path;
 
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Isa, LoadError, MachineOptions};
 
 use crate::machine::{is_object_file, load_machine, Lc3Machine};
@@ -21,6 +22,15 @@ impl Backend for Lc3Backend {
 
     fn isa(&self) -> Isa {
         Isa::Lc3
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::Lc3,
+            comments: &[";"],
+            // Every LC-3 program has `.ORIG`.
+            marks: |line, _| line.contains(".orig"),
+        }
     }
 
     fn is_object_file(&self, bytes: &[u8]) -> bool {

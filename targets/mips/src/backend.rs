@@ -6,6 +6,7 @@ use std::path::Path;
 
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Isa, LoadError, MachineOptions};
 
 use crate::machine::{load_machine, MipsMachine};
@@ -21,6 +22,19 @@ impl Backend for MipsBackend {
 
     fn isa(&self) -> Isa {
         Isa::Mips
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::Mips,
+            comments: &["#"],
+            // `$` registers, `syscall`, or MARS's section directives.
+            marks: |line, first| {
+                matches!(first, ".text" | ".data" | ".globl")
+                    || line.contains("syscall")
+                    || line.contains('$')
+            },
+        }
     }
 
     fn load(

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Isa, LoadError, MachineOptions};
 
 use crate::machine::{load_machine, SrMachine};
@@ -20,6 +21,21 @@ impl Backend for SimpleRiscBackend {
 
     fn isa(&self) -> Isa {
         Isa::SimpleRisc
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::SimpleRisc,
+            comments: &["@", "//"],
+            // `.main`, `.print`/`.encode`, or memory operands like `4[r2]` and `[sp]`.
+            marks: |line, first| {
+                first.starts_with(".main")
+                    || first == ".print"
+                    || first == ".encode"
+                    || line.contains("[sp]")
+                    || has_bracket_mem(line)
+            },
+        }
     }
 
     fn load(
@@ -62,4 +78,11 @@ impl Backend for SimpleRiscBackend {
             data_len: 4,
         }
     }
+}
+
+/// SimpleRISC memory operands look like `4[r2]`.
+fn has_bracket_mem(line: &str) -> bool {
+    line.find('[')
+        .map(|i| line[i + 1..].trim_start().starts_with('r') || line[i + 1..].starts_with("sp"))
+        .unwrap_or(false)
 }
