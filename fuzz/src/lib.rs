@@ -314,10 +314,10 @@ fn exercise(m: &mut impl Machine, traps: &Traps, mips: bool) {
 /// The gdb session on an arbitrary RSP byte stream: the shipping `asmdbg_session::RspSession`
 /// (framer, restart after a failed packet, bursts, console flow control) fed the input as gdb's
 /// reads, with a burst after each read while the machine runs, and a new connection after one
-/// ends, as src/debug.rs drives it.
-pub fn stub(data: &[u8]) {
+/// ends, as src/debug.rs drives it. Returns how many bytes the session sent to gdb.
+pub fn stub(data: &[u8]) -> usize {
     let Some((&selector, rest)) = data.split_first() else {
-        return;
+        return 0;
     };
     match isa_of(selector) {
         Isa::Lc3 => {
@@ -337,7 +337,7 @@ MSG     .STRINGZ \"hi\"
             if let Ok(m) =
                 asmdbg_lc3::load_machine("fuzz.asm", source.as_bytes(), &Default::default())
             {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
         Isa::Mips => {
@@ -362,7 +362,7 @@ main:   li $v0, 8
                 ..Default::default()
             };
             if let Ok(m) = asmdbg_mips::load_machine("fuzz.asm", source, &opts) {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
         Isa::SimpleRisc => {
@@ -381,13 +381,14 @@ f:
 ";
             if let Ok(m) = asmdbg_simplerisc::load_machine("fuzz.asm", source, &Default::default())
             {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
     }
+    0
 }
 
-fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) {
+fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) -> usize {
     let mut target = Debuggee::new(machine);
     target.exec = Some(asmdbg_core::gdb::ExecImage {
         name: "fuzz.elf".to_string(),
@@ -398,13 +399,15 @@ fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) {
     // One clock reading for the whole input: a sleeping guest then simply never wakes.
     let now = Instant::now();
     let mut connections = 1;
+    let mut sent = 0;
     session.on_connect(now);
     for chunk in stream.chunks(STUB_CHUNK) {
         session.on_bytes(chunk, now);
         let poll = session.poll(now);
+        sent += poll.to_gdb.len();
         if poll.ended.is_some() {
             if connections == MAX_CONNECTIONS {
-                return;
+                return sent;
             }
             connections += 1;
             session.on_connect(now);
@@ -423,5 +426,38 @@ fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) {
     let poll = session.poll(now);
     if session.attached() {
         assert!(!poll.run, "an interrupt stops the machine");
+    }
+    sent + poll.to_gdb.len()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A recorded-style gdb session, garbage and a Ctrl-C included, for each machine: the
+    /// harness must get through it (the fuzzer's seeds start from inputs like this).
+    #[test]
+    fn stub_harness_runs_a_session_on_each_machine() {
+        let mut stream = Vec::new();
+        for payload in [
+            "qSupported:swbreak+",
+            "QStartNoAckMode",
+            "?",
+            "g",
+            "mzz,qq",
+            "s",
+        ] {
+            let sum = payload.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+            stream.extend_from_slice(format!("${payload}#{sum:02x}").as_bytes());
+        }
+        stream.extend_from_slice(b"garbage$g#00$vCont;c#a8");
+        stream.extend_from_slice(&[b'+'; 600]);
+        stream.push(0x03);
+        stream.extend_from_slice(b"$D#44");
+        for selector in 0..3u8 {
+            let mut input = vec![selector];
+            input.extend_from_slice(&stream);
+            let sent = super::stub(&input);
+            // At least the replies to qSupported, ?, g and the error for mzz,qq.
+            assert!(sent > 100, "ISA {selector}: only {sent} bytes answered");
+        }
     }
 }
