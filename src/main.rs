@@ -1,5 +1,6 @@
 //! asmdbg: assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs.
 
+mod backends;
 mod cli;
 mod console;
 mod debug;
@@ -11,7 +12,6 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use asmdbg_core::Isa;
 use clap::Parser;
 
 use cli::{AsmArgs, Cli, Command, ConsoleKind, DebugArgs, RunArgs};
@@ -67,48 +67,8 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
         no_mul: args.no_mul,
         ..Default::default()
     };
-    let wants_elf = |p: &std::path::Path| p.extension().is_some_and(|e| e == "elf");
-    let (target, elf) = match file.isa {
-        Isa::Lc3 => {
-            let machine = load::load_lc3(&file, &opts)?;
-            let program = machine.program();
-            eprint!("{}", program.warnings);
-            let target = args
-                .output
-                .clone()
-                .unwrap_or_else(|| args.file.with_extension("obj"));
-            if !wants_elf(&target) {
-                let sym_path = target.with_extension("sym");
-                let obj = asmdbg_lc3::objfile::write_obj(program)
-                    .with_context(|| format!("{}: cannot write an object file", file.path))?;
-                std::fs::write(&target, obj)
-                    .with_context(|| format!("cannot write {}", target.display()))?;
-                std::fs::write(&sym_path, asmdbg_lc3::objfile::write_sym(program))
-                    .with_context(|| format!("cannot write {}", sym_path.display()))?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            (target, asmdbg_lc3::elf::elf_from_program(program)?)
-        }
-        Isa::Mips => {
-            let machine = load::load_mips(&file, &opts)?;
-            eprint!("{}", machine.program().warnings);
-            let elf = asmdbg_mips::elf::elf_from_program(machine.program(), args.delay_slots)?;
-            (default_elf_path(args), elf)
-        }
-        Isa::SimpleRisc => {
-            let machine = load::load_simplerisc(&file, &opts)?;
-            let elf = asmdbg_simplerisc::elf::elf_from_program(machine.program())?;
-            (default_elf_path(args), elf)
-        }
-    };
-    std::fs::write(&target, elf).with_context(|| format!("cannot write {}", target.display()))?;
+    backends::of(file.isa).asm(args, &file, &opts)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn default_elf_path(args: &AsmArgs) -> std::path::PathBuf {
-    args.output
-        .clone()
-        .unwrap_or_else(|| args.file.with_extension("elf"))
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -128,7 +88,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .map_err(SetupError::from)?;
 
     if args.bench_traps {
-        set_bench_traps(machine.as_mut());
+        backends::of(machine.isa()).set_bench_traps(machine.as_mut());
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -163,52 +123,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     Ok(exit_code(report.exit_status))
 }
 
-/// 100 breakpoints and 4 watchpoints where benchmark programs never go: breakpoints inside the
-/// machine's breakpoint bitmap (so the check costs what it costs in a debug session), and
-/// watchpoints on pages of their own.
-fn set_bench_traps(machine: &mut dyn asmdbg_core::Machine) {
-    use asmdbg_core::WatchKind;
-    let (code, step, data, page, len) = match machine.isa() {
-        Isa::Lc3 => (0xB000, 1, 0xC000, 0x100, 1),
-        Isa::Mips => (0x0040_8000, 4, 0x1003_0000, 0x1000, 4),
-        Isa::SimpleRisc => (0x2000, 4, 0x800, 0x100, 4),
-    };
-    for i in 0..100 {
-        machine.breakpoints().insert(code + i * step);
-    }
-    let kinds = [
-        WatchKind::Write,
-        WatchKind::Read,
-        WatchKind::Access,
-        WatchKind::Write,
-    ];
-    for (i, kind) in kinds.into_iter().enumerate() {
-        machine
-            .watchpoints()
-            .insert(data + i as u64 * page, len, kind);
-    }
-}
-
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let file = load::read_program(&args.machine.file, args.machine.isa)?;
     let opts = args.machine.options();
-    match file.isa {
-        Isa::Lc3 => {
-            let machine = load::load_lc3(&file, &opts)?;
-            let elf = asmdbg_lc3::elf::elf_from_program(machine.program());
-            serve(machine, args, console::LineMode::Raw, elf)
-        }
-        Isa::SimpleRisc => {
-            let machine = load::load_simplerisc(&file, &opts)?;
-            let elf = asmdbg_simplerisc::elf::elf_from_program(machine.program());
-            serve(machine, args, console::LineMode::Raw, elf)
-        }
-        Isa::Mips => {
-            let machine = load::load_mips(&file, &opts)?;
-            let elf = asmdbg_mips::elf::elf_from_program(machine.program(), opts.delay_slots);
-            serve(machine, args, console::LineMode::Cooked, elf)
-        }
-    }
+    backends::of(file.isa).debug(args, &file, &opts)
 }
 
 /// Writes the program's ELF for IDEs (beside the program, or `--elf PATH`) and names it for
@@ -243,7 +161,7 @@ fn exec_image(
 }
 
 /// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
-fn serve<G: asmdbg_core::gdb::GdbMachine>(
+pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
     mut machine: G,
     args: &DebugArgs,
     line_mode: console::LineMode,

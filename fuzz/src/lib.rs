@@ -6,21 +6,20 @@
 //! A harness panics only where asmdbg broke a promise (an invariant check below); a plain error
 //! result is a correct answer to bad input.
 
+use std::time::Instant;
+
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
 use asmdbg_core::{Isa, Machine, MachineOptions, StopEvent, WatchKind};
-use gdbstub::common::Signal;
-use gdbstub::conn::Connection;
-use gdbstub::stub::state_machine::GdbStubStateMachine;
-use gdbstub::stub::{GdbStubBuilder, SingleThreadStopReason};
+use asmdbg_session::{Discipline, LineMode, RspSession};
 
 /// Instructions one machine input may run in all (keeps every input well under a second).
 const MACHINE_BUDGET: u64 = 20_000;
-/// Instructions per burst in the stub harness, like the driver's bursts but smaller.
+/// Instructions per burst in the stub harness: the session's bursts, but smaller.
 const STUB_BURST: u64 = 500;
-/// Bytes of one RSP chunk fed between bursts.
+/// Bytes of one RSP read fed between bursts.
 const STUB_CHUNK: usize = 64;
-/// The driver's packet buffer size (src/debug.rs PACKET_SIZE).
-const PACKET_SIZE: usize = 0x4000;
+/// Connections one input may open (a new one after each that ended).
+const MAX_CONNECTIONS: usize = 8;
 
 fn isa_of(selector: u8) -> Isa {
     match selector % 3 {
@@ -312,35 +311,13 @@ fn exercise(m: &mut impl Machine, traps: &Traps, mips: bool) {
     let _ = m.console().take_output();
 }
 
-/// gdbstub writes into this; the harness discards it.
-#[derive(Default)]
-struct Sink(usize);
-
-impl Connection for Sink {
-    type Error = std::convert::Infallible;
-
-    fn write(&mut self, _byte: u8) -> Result<(), Self::Error> {
-        self.0 += 1;
-        Ok(())
-    }
-
-    fn flush(&mut self) -> Result<(), Self::Error> {
-        Ok(())
-    }
-}
-
-type Sm<'a, G> = GdbStubStateMachine<'a, Debuggee<G>, Sink>;
-
-fn interrupted<U>() -> SingleThreadStopReason<U> {
-    SingleThreadStopReason::Signal(Signal::SIGINT)
-}
-
-/// The stub on an arbitrary RSP byte stream: `Debuggee` + gdbstub's state machine driven the
-/// way src/debug.rs drives them (bytes one at a time, bursts while running, interrupts handled
-/// at once), restarted after a protocol error or a detach as a new connection would be.
-pub fn stub(data: &[u8]) {
+/// The gdb session on an arbitrary RSP byte stream: the shipping `asmdbg_session::RspSession`
+/// (framer, restart after a failed packet, bursts, console flow control) fed the input as gdb's
+/// reads, with a burst after each read while the machine runs, and a new connection after one
+/// ends, as src/debug.rs drives it. Returns how many bytes the session sent to gdb.
+pub fn stub(data: &[u8]) -> usize {
     let Some((&selector, rest)) = data.split_first() else {
-        return;
+        return 0;
     };
     match isa_of(selector) {
         Isa::Lc3 => {
@@ -360,7 +337,7 @@ MSG     .STRINGZ \"hi\"
             if let Ok(m) =
                 asmdbg_lc3::load_machine("fuzz.asm", source.as_bytes(), &Default::default())
             {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
         Isa::Mips => {
@@ -385,7 +362,7 @@ main:   li $v0, 8
                 ..Default::default()
             };
             if let Ok(m) = asmdbg_mips::load_machine("fuzz.asm", source, &opts) {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
         Isa::SimpleRisc => {
@@ -404,98 +381,83 @@ f:
 ";
             if let Ok(m) = asmdbg_simplerisc::load_machine("fuzz.asm", source, &Default::default())
             {
-                drive_stub(m, rest);
+                return drive_stub(m, rest);
             }
         }
     }
+    0
 }
 
-fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) {
+fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) -> usize {
     let mut target = Debuggee::new(machine);
     target.exec = Some(asmdbg_core::gdb::ExecImage {
         name: "fuzz.elf".to_string(),
         bytes: vec![0x7f, b'E', b'L', b'F', 1, 1, 1, 0],
     });
-    let mut chunks = stream.chunks(STUB_CHUNK);
-    let mut connections = 0;
-    'connection: while connections < 8 {
-        connections += 1;
-        let Ok(stub) = GdbStubBuilder::new(Sink::default())
-            .packet_buffer_size(PACKET_SIZE)
-            .build()
-        else {
-            return;
-        };
-        let Ok(mut sm) = stub.run_state_machine(&mut target) else {
-            return;
-        };
-        target.console_notes.clear();
-        loop {
-            let chunk = chunks.next();
-            if let GdbStubStateMachine::Running(g) = sm {
-                sm = match burst(g, &mut target) {
-                    Some(next) => next,
-                    None => continue 'connection,
-                };
+    let mut session =
+        RspSession::new(target, Discipline::new(LineMode::Cooked, true)).with_burst(STUB_BURST);
+    // One clock reading for the whole input: a sleeping guest then simply never wakes.
+    let now = Instant::now();
+    let mut connections = 1;
+    let mut sent = 0;
+    session.on_connect(now);
+    for chunk in stream.chunks(STUB_CHUNK) {
+        session.on_bytes(chunk, now);
+        let poll = session.poll(now);
+        sent += poll.to_gdb.len();
+        if poll.ended.is_some() {
+            if connections == MAX_CONNECTIONS {
+                return sent;
             }
-            let Some(chunk) = chunk else {
-                return;
-            };
-            for &byte in chunk {
-                let next = match sm {
-                    GdbStubStateMachine::Idle(g) => g.incoming_data(&mut target, byte),
-                    GdbStubStateMachine::Running(g) => g.incoming_data(&mut target, byte),
-                    GdbStubStateMachine::CtrlCInterrupt(g) => {
-                        target.resume = None;
-                        g.interrupt_handled(&mut target, Some(interrupted()))
-                    }
-                    GdbStubStateMachine::Disconnected(_) => continue 'connection,
-                };
-                sm = match next {
-                    Ok(GdbStubStateMachine::CtrlCInterrupt(g)) => {
-                        target.resume = None;
-                        match g.interrupt_handled(&mut target, Some(interrupted())) {
-                            Ok(sm) => sm,
-                            Err(_) => continue 'connection,
-                        }
-                    }
-                    Ok(sm) => sm,
-                    // A protocol error ends this connection; the machine stays.
-                    Err(_) => continue 'connection,
-                };
-            }
-            if let GdbStubStateMachine::Disconnected(_) = sm {
-                continue 'connection;
-            }
+            connections += 1;
+            session.on_connect(now);
+            continue;
+        }
+        if poll.run {
+            session.run_burst(now);
+        }
+        while session.take_output_chunk().is_some() {}
+        if session.target_mut().machine.console().waiting() && session.wants_input() {
+            session.on_console_input(b"x\r");
         }
     }
+    // Whatever the stream left running is stopped the way gdb would: an interrupt.
+    session.on_bytes(&[0x03], now);
+    let poll = session.poll(now);
+    if session.attached() {
+        assert!(!poll.run, "an interrupt stops the machine");
+    }
+    sent + poll.to_gdb.len()
 }
 
-/// One burst of a running machine; `None` when the stub failed.
-fn burst<'a, G: GdbMachine>(
-    g: gdbstub::stub::state_machine::GdbStubStateMachineInner<
-        'a,
-        gdbstub::stub::state_machine::state::Running,
-        Debuggee<G>,
-        Sink,
-    >,
-    target: &mut Debuggee<G>,
-) -> Option<Sm<'a, G>> {
-    let stepping = target.resume == Some(asmdbg_core::gdb::ResumeMode::Step);
-    let event = if stepping {
-        target.machine.step()
-    } else {
-        target.machine.run(STUB_BURST).stop
-    };
-    let _ = target.machine.console().take_output();
-    if target.machine.console().waiting() {
-        target.machine.console().push_input(b"x\n");
-    }
-    match target.stop_reason(event, stepping) {
-        Some(reason) => {
-            target.resume = None;
-            g.report_stop(target, reason).ok()
+#[cfg(test)]
+mod tests {
+    /// A recorded-style gdb session, garbage and a Ctrl-C included, for each machine: the
+    /// harness must get through it (the fuzzer's seeds start from inputs like this).
+    #[test]
+    fn stub_harness_runs_a_session_on_each_machine() {
+        let mut stream = Vec::new();
+        for payload in [
+            "qSupported:swbreak+",
+            "QStartNoAckMode",
+            "?",
+            "g",
+            "mzz,qq",
+            "s",
+        ] {
+            let sum = payload.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+            stream.extend_from_slice(format!("${payload}#{sum:02x}").as_bytes());
         }
-        None => Some(g.into()),
+        stream.extend_from_slice(b"garbage$g#00$vCont;c#a8");
+        stream.extend_from_slice(&[b'+'; 600]);
+        stream.push(0x03);
+        stream.extend_from_slice(b"$D#44");
+        for selector in 0..3u8 {
+            let mut input = vec![selector];
+            input.extend_from_slice(&stream);
+            let sent = super::stub(&input);
+            // At least the replies to qSupported, ?, g and the error for mzz,qq.
+            assert!(sent > 100, "ISA {selector}: only {sent} bytes answered");
+        }
     }
 }

@@ -104,53 +104,47 @@ fn list(isas: &[Isa]) -> String {
     names.join(" or ")
 }
 
-/// Guess the ISA of an assembly source from the marks each dialect cannot do without:
-/// LC-3 has `.ORIG`; MIPS has `$` registers, `syscall` or `.text`/`.data`; SimpleRISC has
-/// `.main`, `.print`/`.encode` or `rN` registers with `@` comments. A file with the marks of
-/// several (or none) is an error that names `--isa`.
-pub fn detect(source: &str) -> Result<Isa, DetectError> {
-    let mut lc3 = false;
-    let mut mips = false;
-    let mut srisc = false;
+/// How to recognise one ISA's assembly source; each ISA's backend gives its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Dialect {
+    pub isa: Isa,
+    /// What starts a comment in this dialect.
+    pub comments: &'static [&'static str],
+    /// Whether a line carries a mark this dialect cannot do without. The line is lower-case,
+    /// trimmed and not empty, with string and character literals emptied and the comments of
+    /// every dialect cut off; `first` is its first word.
+    pub marks: fn(line: &str, first: &str) -> bool,
+}
+
+/// Guess the ISA of an assembly source from the marks each dialect cannot do without. A file
+/// with the marks of several dialects (or none) is an error that names `--isa`; several are
+/// listed in the order of `dialects`.
+pub fn detect(source: &str, dialects: &[Dialect]) -> Result<Isa, DetectError> {
+    let mut found = vec![false; dialects.len()];
     for raw in source.lines() {
         // Strip string and character literals (a `$` or `;` inside a string is text), then the
-        // comment styles of all three dialects, before looking for marks.
+        // comment styles of all dialects, before looking for marks.
         let unquoted = strip_literals(raw);
-        let line = unquoted.split([';', '#', '@']).next().unwrap_or("");
-        let line = match line.find("//") {
-            Some(i) => &line[..i],
-            None => line,
-        };
-        let lower = line.trim().to_ascii_lowercase();
+        let end = dialects
+            .iter()
+            .flat_map(|d| d.comments)
+            .filter_map(|c| unquoted.find(c))
+            .min()
+            .unwrap_or(unquoted.len());
+        let lower = unquoted[..end].trim().to_ascii_lowercase();
         if lower.is_empty() {
             continue;
         }
         let first = lower.split_whitespace().next().unwrap_or("");
-        if lower.contains(".orig") {
-            lc3 = true;
-        }
-        if first == ".text"
-            || first == ".data"
-            || first == ".globl"
-            || lower.contains("syscall")
-            || lower.contains('$')
-        {
-            mips = true;
-        }
-        if first == ".main:"
-            || first.starts_with(".main")
-            || first == ".print"
-            || first == ".encode"
-            || lower.contains("[sp]")
-            || has_bracket_mem(&lower)
-        {
-            srisc = true;
+        for (hit, dialect) in found.iter_mut().zip(dialects) {
+            *hit |= (dialect.marks)(&lower, first);
         }
     }
-    let found: Vec<Isa> = [(lc3, Isa::Lc3), (mips, Isa::Mips), (srisc, Isa::SimpleRisc)]
-        .into_iter()
-        .filter(|(hit, _)| *hit)
-        .map(|(_, isa)| isa)
+    let found: Vec<Isa> = dialects
+        .iter()
+        .zip(found)
+        .filter(|(_, hit)| *hit)
+        .map(|(d, _)| d.isa)
         .collect();
     match found.len() {
         0 => Err(DetectError::Unknown),
@@ -187,57 +181,46 @@ fn strip_literals(line: &str) -> String {
     out
 }
 
-/// SimpleRISC memory operands look like `4[r2]`.
-fn has_bracket_mem(line: &str) -> bool {
-    line.find('[')
-        .map(|i| line[i + 1..].trim_start().starts_with('r') || line[i + 1..].starts_with("sp"))
-        .unwrap_or(false)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn detects_each_dialect() {
-        assert_eq!(detect("\t.ORIG x3000\n\tHALT\n\t.END\n"), Ok(Isa::Lc3));
-        assert_eq!(detect(".text\nli $v0, 10\nsyscall\n"), Ok(Isa::Mips));
-        assert_eq!(
-            detect(".main:\n\tmov r1, 3 @ c\n\t.print r1\n"),
-            Ok(Isa::SimpleRisc)
-        );
-        assert_eq!(detect("main:\n\tld r1, 4[r2]\n"), Ok(Isa::SimpleRisc));
-    }
+    /// Two toy dialects: `!` comments and `kw` lines, `%` comments and `op` lines.
+    const TOYS: [Dialect; 2] = [
+        Dialect {
+            isa: Isa::Lc3,
+            comments: &["!"],
+            marks: |line, _| line.contains("kw"),
+        },
+        Dialect {
+            isa: Isa::Mips,
+            comments: &["%"],
+            marks: |_, first| first == "op",
+        },
+    ];
 
     #[test]
-    fn comments_do_not_count() {
+    fn marks_outside_comments_and_literals_decide() {
+        assert_eq!(detect("  KW x\n", &TOYS), Ok(Isa::Lc3));
         assert_eq!(
-            detect("; uses $t0 in a comment\n .orig x3000\n .end\n"),
-            Ok(Isa::Lc3)
+            detect("op 1 ! kw\n", &TOYS),
+            Ok(Isa::Mips),
+            "any dialect's comment"
         );
-    }
-
-    #[test]
-    fn string_contents_do_not_count() {
+        assert_eq!(detect("x \"kw\" % kw\nop\n", &TOYS), Ok(Isa::Mips));
         assert_eq!(
-            detect("\t.ORIG x3000\nMSG .STRINGZ \"You won $100; .text\"\n\t.END\n"),
-            Ok(Isa::Lc3)
+            detect("kw\nop\n", &TOYS),
+            Err(DetectError::Ambiguous(vec![Isa::Lc3, Isa::Mips]))
         );
-        assert_eq!(
-            detect(".data\ns: .asciiz \"x; .orig \\\" @ [sp]\"\n.text\nsyscall\n"),
-            Ok(Isa::Mips)
-        );
+        assert_eq!(detect("nothing\n", &TOYS), Err(DetectError::Unknown));
     }
 
     #[test]
     fn ambiguous_and_unknown_name_the_flag() {
-        let err = detect(".orig x3000\n.text\n").unwrap_err();
+        let err = detect("kw\nop\n", &TOYS).unwrap_err();
         assert!(err.to_string().contains("--isa"), "{err}");
         assert!(err.to_string().contains("lc3 or mips"), "{err}");
-        assert!(detect("nothing here\n")
-            .unwrap_err()
-            .to_string()
-            .contains("--isa"));
+        assert!(detect("", &TOYS).unwrap_err().to_string().contains("--isa"));
     }
 
     #[test]

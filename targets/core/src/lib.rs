@@ -4,6 +4,7 @@
 //! Nothing here knows about gdb, tokio or terminals: a cpu built on this crate is a plain struct
 //! that the command line runs directly and the debugger drives in bounded bursts.
 
+pub mod backend;
 pub mod breakpoints;
 pub mod console;
 pub mod contract;
@@ -18,6 +19,7 @@ pub mod machine;
 pub mod options;
 pub mod symbols;
 
+pub use backend::{Artifact, ArtifactError, Backend, BenchTraps};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
 pub use console::Console;
 pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter};

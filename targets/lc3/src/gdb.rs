@@ -10,7 +10,7 @@
 use std::num::NonZeroUsize;
 
 use asmdbg_core::gdb::GdbMachine;
-use asmdbg_core::Machine;
+use asmdbg_core::{Machine, RegisterInfo};
 use gdbstub::arch::{Arch, RegId, Registers};
 
 use crate::machine::Lc3Machine;
@@ -183,6 +183,39 @@ impl GdbMachine for Lc3Machine {
         TARGET_XML
     }
 
+    fn format_register(&self, reg: &RegisterInfo, value: u64) -> String {
+        // General registers also in signed decimal (how LC-3 programs think of them); PC, PSR
+        // and the saved stack pointers as addresses and flags.
+        if reg.name.starts_with('R') {
+            return format!("x{value:04X} ({})", value as u16 as i16);
+        }
+        if reg.name == "PSR" {
+            let cc = match value & 7 {
+                4 => "N",
+                2 => "Z",
+                1 => "P",
+                _ => "-",
+            };
+            let mode = if value & 0x8000 != 0 {
+                "user"
+            } else {
+                "supervisor"
+            };
+            return format!("x{value:04X} ({cc}, {mode}, priority {})", (value >> 8) & 7);
+        }
+        format!("x{value:04X}")
+    }
+
+    fn registers_per_line(&self) -> usize {
+        4
+    }
+
+    fn format_encoding(&self, addr: u64, _size: u64) -> String {
+        self.debug_read(addr)
+            .map(|w| format!("x{w:04X}"))
+            .unwrap_or_default()
+    }
+
     fn gdb_read_registers(&self, regs: &mut Lc3GdbRegs) {
         *regs = Lc3GdbRegs::default();
         for (i, name) in R_NAMES.iter().enumerate() {
@@ -242,5 +275,29 @@ impl GdbMachine for Lc3Machine {
             },
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod monitor_notation {
+    use super::*;
+
+    fn machine() -> Lc3Machine {
+        let source = "        .ORIG x3000\n        ADD R1, R1, #1\n        .END\n";
+        crate::load_machine("t.asm", source.as_bytes(), &Default::default()).expect("assembles")
+    }
+
+    #[test]
+    fn registers_and_encodings_in_lc3_notation() {
+        let m = machine();
+        let reg = |name| RegisterInfo { name, bits: 16 };
+        assert_eq!(m.format_register(&reg("R1"), 0xffff), "xFFFF (-1)");
+        assert_eq!(
+            m.format_register(&reg("PSR"), 0x8002),
+            "x8002 (Z, user, priority 0)"
+        );
+        assert_eq!(m.format_register(&reg("PC"), 0x3000), "x3000");
+        assert_eq!(m.registers_per_line(), 4);
+        assert_eq!(m.format_encoding(0x3000, 1), "x1261");
     }
 }

@@ -2,6 +2,7 @@
 //! of the three reference simulators, and the [`asmdbg_core::Machine`] implementation.
 
 pub mod asm;
+pub mod backend;
 pub mod cpu;
 pub mod decode;
 pub mod elf;
@@ -11,6 +12,7 @@ pub mod objfile;
 pub mod os;
 pub mod program;
 
+pub use backend::BACKEND;
 pub use machine::{load_machine, Lc3Machine};
 pub use os::profile_names;
 pub use program::{Program, Segment};

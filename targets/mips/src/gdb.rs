@@ -6,7 +6,7 @@
 //! exactly one MARS instruction (gdb-clients.md §1).
 
 use asmdbg_core::gdb::GdbMachine;
-use asmdbg_core::Machine;
+use asmdbg_core::{Machine, RegisterInfo};
 use gdbstub_arch::mips::reg::id::MipsRegId;
 use gdbstub_arch::mips::reg::MipsCoreRegs;
 use gdbstub_arch::mips::Mips;
@@ -43,6 +43,10 @@ impl GdbMachine for MipsMachine {
 
     fn target_xml(&self) -> &'static str {
         TARGET_XML
+    }
+
+    fn format_register(&self, _reg: &RegisterInfo, value: u64) -> String {
+        format!("0x{value:08x}")
     }
 
     fn gdb_read_registers(&self, regs: &mut MipsCoreRegs<u32>) {
@@ -92,5 +96,28 @@ impl GdbMachine for MipsMachine {
         };
         let value = val.iter().rev().fold(0u64, |acc, &b| (acc << 8) | b as u64);
         self.write_register(index, value)
+    }
+}
+
+#[cfg(test)]
+mod monitor_notation {
+    use super::*;
+
+    #[test]
+    fn registers_and_encodings_in_mars_notation() {
+        let source = ".text\nmain: addiu $t0, $zero, 1\n";
+        let m = crate::load_machine("t.s", source, &Default::default()).expect("assembles");
+        let reg = RegisterInfo {
+            name: "t0",
+            bits: 32,
+        };
+        assert_eq!(m.format_register(&reg, 0x10), "0x00000010");
+        assert_eq!(m.registers_per_line(), 6);
+        assert_eq!(m.format_encoding(0x0040_0000, 4), "0x24080001");
+        assert_eq!(
+            m.format_encoding(0x0000_0000, 4),
+            " ".repeat(10),
+            "unmapped"
+        );
     }
 }

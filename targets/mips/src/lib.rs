@@ -3,6 +3,7 @@
 //! implementation.
 
 pub mod asm;
+pub mod backend;
 pub mod cpu;
 pub mod decode;
 pub mod elf;
@@ -14,5 +15,6 @@ pub mod program;
 pub mod random;
 pub mod syscalls;
 
+pub use backend::BACKEND;
 pub use machine::{load_machine, MipsMachine};
 pub use program::{Chunk, ChunkKind, Program};

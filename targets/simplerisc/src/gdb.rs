@@ -12,7 +12,7 @@
 use std::num::NonZeroUsize;
 
 use asmdbg_core::gdb::GdbMachine;
-use asmdbg_core::{Machine, MemError};
+use asmdbg_core::{Machine, MemError, RegisterInfo};
 use gdbstub::arch::{Arch, RegId, Registers};
 
 use crate::machine::{SrMachine, REG_FLAGS};
@@ -182,6 +182,14 @@ impl GdbMachine for SrMachine {
         TARGET_XML
     }
 
+    fn format_register(&self, reg: &RegisterInfo, value: u64) -> String {
+        if reg.bits == 32 {
+            format!("{}", value as u32 as i32)
+        } else {
+            format!("{value}")
+        }
+    }
+
     fn gdb_read_registers(&self, regs: &mut SrGdbRegs) {
         for r in 0..=12 {
             regs.words[r] = self.reg32(r);
@@ -339,5 +347,20 @@ mod tests {
         );
         assert_eq!(m.gdb_code_to_native(CODE_BASE + 12), 12);
         assert_eq!(m.native_to_gdb(1144), 1144);
+    }
+}
+
+#[cfg(test)]
+mod monitor_notation {
+    use super::*;
+
+    #[test]
+    fn registers_in_signed_decimal() {
+        let source = ".main:\n    mov r1, 3\n";
+        let m = crate::load_machine("t.asm", source, &Default::default()).expect("assembles");
+        let reg = |bits| RegisterInfo { name: "r1", bits };
+        assert_eq!(m.format_register(&reg(32), 0xffff_ffff), "-1");
+        assert_eq!(m.format_register(&reg(64), 0xffff_ffff), "4294967295");
+        assert_eq!(m.registers_per_line(), 6);
     }
 }

@@ -3,6 +3,7 @@
 //! interpreter's encodings, `.print` and `.encode`; isa-specs.md Part B).
 
 pub mod asm;
+pub mod backend;
 pub mod cpu;
 pub mod decode;
 pub mod elf;
@@ -11,5 +12,6 @@ pub mod machine;
 pub mod program;
 
 pub use asm::{assemble, AsmOptions};
+pub use backend::BACKEND;
 pub use machine::{load_machine, SrMachine};
 pub use program::{Program, Slot};

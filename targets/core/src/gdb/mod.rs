@@ -6,43 +6,37 @@
 //! watchpoints, resume/step, `monitor` commands, serving the ELF — lives here once.
 //!
 //! The target never runs the machine itself: `resume`/`step` only record what gdb asked for,
-//! and the session driver (in the binary) runs the machine in bounded bursts.
+//! and the session (session/src/rsp.rs) runs the machine in bounded bursts.
+//!
+//! One file per gdbstub extension, as gdbstub's own armv4t example is laid out: `base.rs`
+//! (registers and memory), `resume.rs`, `breakpoints.rs` (and watchpoints), `target_xml.rs`,
+//! `exec_file.rs`, `host_io.rs` and `monitor.rs`. This file holds the machine's side
+//! ([`GdbMachine`]), the [`Debuggee`] and its [`Target`] impl, and stop translation.
 
+mod base;
+mod breakpoints;
+mod exec_file;
+mod host_io;
 mod monitor;
+mod resume;
+mod target_xml;
 
 use std::time::{Duration, Instant};
 
 use gdbstub::arch::Arch;
-use gdbstub::common::Pid;
 use gdbstub::common::Signal;
 use gdbstub::stub::SingleThreadStopReason;
-use gdbstub::target::ext::base::single_register_access::{
-    SingleRegisterAccess, SingleRegisterAccessOps,
-};
-use gdbstub::target::ext::base::singlethread::{
-    SingleThreadBase, SingleThreadResume, SingleThreadResumeOps, SingleThreadSingleStep,
-    SingleThreadSingleStepOps,
-};
 use gdbstub::target::ext::base::BaseOps;
-use gdbstub::target::ext::breakpoints::{
-    Breakpoints, BreakpointsOps, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps,
-    SwBreakpoint, SwBreakpointOps,
-};
-use gdbstub::target::ext::exec_file::{ExecFile, ExecFileOps};
-use gdbstub::target::ext::host_io::{
-    HostIo, HostIoClose, HostIoCloseOps, HostIoErrno, HostIoError, HostIoFstat, HostIoFstatOps,
-    HostIoOpen, HostIoOpenFlags, HostIoOpenMode, HostIoOpenOps, HostIoOps, HostIoPread,
-    HostIoPreadOps, HostIoResult, HostIoStat,
-};
-use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps};
-use gdbstub::target::ext::target_description_xml_override::{
-    TargetDescriptionXmlOverride, TargetDescriptionXmlOverrideOps,
-};
-use gdbstub::target::{Target, TargetError, TargetResult};
+use gdbstub::target::ext::breakpoints::BreakpointsOps;
+use gdbstub::target::ext::exec_file::ExecFileOps;
+use gdbstub::target::ext::host_io::HostIoOps;
+use gdbstub::target::ext::monitor_cmd::MonitorCmdOps;
+use gdbstub::target::ext::target_description_xml_override::TargetDescriptionXmlOverrideOps;
+use gdbstub::target::Target;
 use num_traits::{FromPrimitive, ToPrimitive};
 
-use crate::event::{FaultKind, StopEvent, WatchKind};
-use crate::machine::{Machine, MemError};
+use crate::event::{FaultKind, StopEvent};
+use crate::machine::{Machine, MemError, RegisterInfo};
 
 /// How gdb sees one ISA's machine.
 pub trait GdbMachine: Machine + Send + 'static {
@@ -50,6 +44,24 @@ pub trait GdbMachine: Machine + Send + 'static {
 
     /// The target description served as `target.xml`.
     fn target_xml(&self) -> &'static str;
+
+    /// `monitor regs`: one register's value in the ISA's own notation.
+    fn format_register(&self, reg: &RegisterInfo, value: u64) -> String;
+    /// `monitor regs`: registers shown on one line.
+    fn registers_per_line(&self) -> usize {
+        6
+    }
+    /// `monitor disas`: the encoding of the `size`-unit instruction at `addr`, as the ISA's
+    /// tools print it. By default a 32-bit word in hex (blank if unreadable), nothing for
+    /// other sizes.
+    fn format_encoding(&self, addr: u64, size: u64) -> String {
+        if size != 4 {
+            return String::new();
+        }
+        self.peek_word(addr)
+            .map(|w| format!("0x{w:08x}"))
+            .unwrap_or_else(|_| " ".repeat(10))
+    }
 
     fn gdb_read_registers(&self, regs: &mut <Self::Arch as Arch>::Registers);
     fn gdb_write_registers(&mut self, regs: &<Self::Arch as Arch>::Registers);
@@ -135,9 +147,9 @@ pub enum DebuggeeError {
 }
 
 /// EFAULT: gdb shows "Cannot access memory at address ...".
-const EFAULT: u8 = 14;
+pub(crate) const EFAULT: u8 = 14;
 /// EINVAL: a register or request the machine does not have.
-const EINVAL: u8 = 22;
+pub(crate) const EINVAL: u8 = 22;
 
 impl<G: GdbMachine> Debuggee<G> {
     pub fn new(machine: G) -> Self {
@@ -176,7 +188,7 @@ impl<G: GdbMachine> Debuggee<G> {
                 match usize_of(gdb_addr) {
                     Some(addr) => SingleThreadStopReason::Watch {
                         tid: (),
-                        kind: to_gdb_watch(kind),
+                        kind: breakpoints::to_gdb_watch(kind),
                         addr,
                     },
                     None => SingleThreadStopReason::Signal(Signal::SIGTRAP),
@@ -204,28 +216,13 @@ pub fn fault_signal(kind: FaultKind) -> Signal {
     }
 }
 
-fn to_gdb_watch(kind: WatchKind) -> gdbstub::target::ext::breakpoints::WatchKind {
-    use gdbstub::target::ext::breakpoints::WatchKind as G;
-    match kind {
-        WatchKind::Write => G::Write,
-        WatchKind::Read => G::Read,
-        WatchKind::Access => G::ReadWrite,
-    }
-}
-
-fn from_gdb_watch(kind: gdbstub::target::ext::breakpoints::WatchKind) -> WatchKind {
-    use gdbstub::target::ext::breakpoints::WatchKind as G;
-    match kind {
-        G::Write => WatchKind::Write,
-        G::Read => WatchKind::Read,
-        G::ReadWrite => WatchKind::Access,
-    }
-}
-
-fn to_u64<U: ToPrimitive>(v: U) -> u64 {
+pub(crate) fn to_u64<U: ToPrimitive>(v: U) -> u64 {
     v.to_u64().unwrap_or(u64::MAX)
 }
 
+// Every `support_*` method (here and in the extension files) is `#[inline(always)]`: inlined,
+// the compiler sees which extensions answer `None` and drops their protocol handlers from the
+// binary, which is how gdbstub's extension traits are meant to stay free when unused.
 impl<G: GdbMachine> Target for Debuggee<G> {
     type Arch = G::Arch;
     type Error = DebuggeeError;
@@ -278,226 +275,6 @@ impl<G: GdbMachine> Target for Debuggee<G> {
     }
 }
 
-impl<G: GdbMachine> SingleThreadBase for Debuggee<G> {
-    fn read_registers(
-        &mut self,
-        regs: &mut <Self::Arch as Arch>::Registers,
-    ) -> TargetResult<(), Self> {
-        self.machine.gdb_read_registers(regs);
-        Ok(())
-    }
-
-    fn write_registers(
-        &mut self,
-        regs: &<Self::Arch as Arch>::Registers,
-    ) -> TargetResult<(), Self> {
-        self.machine.gdb_write_registers(regs);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn support_single_register_access(&mut self) -> Option<SingleRegisterAccessOps<'_, (), Self>> {
-        Some(self)
-    }
-
-    fn read_addrs(
-        &mut self,
-        start_addr: <Self::Arch as Arch>::Usize,
-        data: &mut [u8],
-    ) -> TargetResult<usize, Self> {
-        let start = to_u64(start_addr);
-        for (i, slot) in data.iter_mut().enumerate() {
-            match self.machine.gdb_read_byte(start.wrapping_add(i as u64)) {
-                Ok(b) => *slot = b,
-                // A short read tells gdb where memory ends; nothing readable is an error.
-                Err(_) if i > 0 => return Ok(i),
-                Err(_) => return Err(TargetError::Errno(EFAULT)),
-            }
-        }
-        Ok(data.len())
-    }
-
-    fn write_addrs(
-        &mut self,
-        start_addr: <Self::Arch as Arch>::Usize,
-        data: &[u8],
-    ) -> TargetResult<(), Self> {
-        let start = to_u64(start_addr);
-        for (i, &b) in data.iter().enumerate() {
-            self.machine
-                .gdb_write_byte(start.wrapping_add(i as u64), b)
-                .map_err(|_| TargetError::Errno(EFAULT))?;
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn support_resume(&mut self) -> Option<SingleThreadResumeOps<'_, Self>> {
-        Some(self)
-    }
-}
-
-impl<G: GdbMachine> SingleRegisterAccess<()> for Debuggee<G> {
-    fn read_register(
-        &mut self,
-        _tid: (),
-        reg_id: <Self::Arch as Arch>::RegId,
-        buf: &mut [u8],
-    ) -> TargetResult<usize, Self> {
-        self.machine
-            .gdb_read_register(reg_id, buf)
-            .ok_or(TargetError::Errno(EINVAL))
-    }
-
-    fn write_register(
-        &mut self,
-        _tid: (),
-        reg_id: <Self::Arch as Arch>::RegId,
-        val: &[u8],
-    ) -> TargetResult<(), Self> {
-        if self.machine.gdb_write_register(reg_id, val) {
-            Ok(())
-        } else {
-            Err(TargetError::Errno(EINVAL))
-        }
-    }
-}
-
-impl<G: GdbMachine> SingleThreadResume for Debuggee<G> {
-    fn resume(&mut self, _signal: Option<Signal>) -> Result<(), Self::Error> {
-        self.resume = Some(ResumeMode::Continue);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn support_single_step(&mut self) -> Option<SingleThreadSingleStepOps<'_, Self>> {
-        Some(self)
-    }
-}
-
-impl<G: GdbMachine> SingleThreadSingleStep for Debuggee<G> {
-    fn step(&mut self, _signal: Option<Signal>) -> Result<(), Self::Error> {
-        self.resume = Some(ResumeMode::Step);
-        Ok(())
-    }
-}
-
-impl<G: GdbMachine> Breakpoints for Debuggee<G> {
-    #[inline(always)]
-    fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
-        Some(self)
-    }
-
-    #[inline(always)]
-    fn support_hw_breakpoint(&mut self) -> Option<HwBreakpointOps<'_, Self>> {
-        Some(self)
-    }
-
-    #[inline(always)]
-    fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
-        Some(self)
-    }
-}
-
-// gdb sends the breakpoint kind it thinks the ISA needs (2 for the Thumb pose, 4 for MIPS);
-// the emulator checks addresses, so every kind is accepted.
-impl<G: GdbMachine> SwBreakpoint for Debuggee<G> {
-    fn add_sw_breakpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        _kind: <Self::Arch as Arch>::BreakpointKind,
-    ) -> TargetResult<bool, Self> {
-        let native = self.machine.gdb_code_to_native(to_u64(addr));
-        Ok(self.machine.breakpoints().insert(native))
-    }
-
-    fn remove_sw_breakpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        _kind: <Self::Arch as Arch>::BreakpointKind,
-    ) -> TargetResult<bool, Self> {
-        let native = self.machine.gdb_code_to_native(to_u64(addr));
-        Ok(self.machine.breakpoints().remove(native))
-    }
-}
-
-impl<G: GdbMachine> HwBreakpoint for Debuggee<G> {
-    fn add_hw_breakpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        kind: <Self::Arch as Arch>::BreakpointKind,
-    ) -> TargetResult<bool, Self> {
-        self.add_sw_breakpoint(addr, kind)
-    }
-
-    fn remove_hw_breakpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        kind: <Self::Arch as Arch>::BreakpointKind,
-    ) -> TargetResult<bool, Self> {
-        self.remove_sw_breakpoint(addr, kind)
-    }
-}
-
-impl<G: GdbMachine> Debuggee<G> {
-    /// A gdb byte range → native (start, units).
-    fn native_range(&self, addr: u64, len: u64) -> (u64, u64) {
-        let (first, _) = self.machine.gdb_to_native(addr);
-        let (last, _) = self
-            .machine
-            .gdb_to_native(addr.saturating_add(len.max(1) - 1));
-        (first, last - first + 1)
-    }
-}
-
-impl<G: GdbMachine> HwWatchpoint for Debuggee<G> {
-    fn add_hw_watchpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        len: <Self::Arch as Arch>::Usize,
-        kind: gdbstub::target::ext::breakpoints::WatchKind,
-    ) -> TargetResult<bool, Self> {
-        let (start, units) = self.native_range(to_u64(addr), to_u64(len));
-        Ok(self
-            .machine
-            .watchpoints()
-            .insert(start, units, from_gdb_watch(kind)))
-    }
-
-    fn remove_hw_watchpoint(
-        &mut self,
-        addr: <Self::Arch as Arch>::Usize,
-        len: <Self::Arch as Arch>::Usize,
-        kind: gdbstub::target::ext::breakpoints::WatchKind,
-    ) -> TargetResult<bool, Self> {
-        let (start, units) = self.native_range(to_u64(addr), to_u64(len));
-        Ok(self
-            .machine
-            .watchpoints()
-            .remove(start, units, from_gdb_watch(kind)))
-    }
-}
-
-impl<G: GdbMachine> TargetDescriptionXmlOverride for Debuggee<G> {
-    fn target_description_xml(
-        &self,
-        annex: &[u8],
-        offset: u64,
-        length: usize,
-        buf: &mut [u8],
-    ) -> TargetResult<usize, Self> {
-        if annex != b"target.xml" {
-            return Err(TargetError::Errno(EINVAL));
-        }
-        Ok(copy_range(
-            self.machine.target_xml().as_bytes(),
-            offset,
-            length,
-            buf,
-        ))
-    }
-}
-
 /// Copies `data[offset..offset+length]` (clipped) into `buf`; returns the bytes copied.
 pub fn copy_range(data: &[u8], offset: u64, length: usize, buf: &mut [u8]) -> usize {
     let start = usize::try_from(offset)
@@ -507,131 +284,6 @@ pub fn copy_range(data: &[u8], offset: u64, length: usize, buf: &mut [u8]) -> us
     let n = (end - start).min(buf.len());
     buf[..n].copy_from_slice(&data[start..start + n]);
     n
-}
-
-// The program's ELF (symbols, lines, DWARF) is served to gdb so that a bare `target remote`
-// loads it ("Reading symbols from target:..."): gdb asks for the executable's name, then reads
-// it through host I/O. Only that one file can be opened, read-only.
-
-/// The only host I/O file descriptor: the ELF.
-const EXEC_FD: u32 = 1;
-
-impl<G: GdbMachine> ExecFile for Debuggee<G> {
-    fn get_exec_file(
-        &self,
-        _pid: Option<Pid>,
-        offset: u64,
-        length: usize,
-        buf: &mut [u8],
-    ) -> TargetResult<usize, Self> {
-        let name = self.exec.as_ref().map(|e| e.name.as_bytes()).unwrap_or(b"");
-        Ok(copy_range(name, offset, length, buf))
-    }
-}
-
-impl<G: GdbMachine> HostIo for Debuggee<G> {
-    #[inline(always)]
-    fn support_open(&mut self) -> Option<HostIoOpenOps<'_, Self>> {
-        Some(self)
-    }
-
-    #[inline(always)]
-    fn support_close(&mut self) -> Option<HostIoCloseOps<'_, Self>> {
-        Some(self)
-    }
-
-    #[inline(always)]
-    fn support_pread(&mut self) -> Option<HostIoPreadOps<'_, Self>> {
-        Some(self)
-    }
-
-    #[inline(always)]
-    fn support_fstat(&mut self) -> Option<HostIoFstatOps<'_, Self>> {
-        Some(self)
-    }
-}
-
-impl<G: GdbMachine> HostIoOpen for Debuggee<G> {
-    fn open(
-        &mut self,
-        filename: &[u8],
-        flags: HostIoOpenFlags,
-        _mode: HostIoOpenMode,
-    ) -> HostIoResult<u32, Self> {
-        let Some(exec) = &self.exec else {
-            return Err(HostIoError::Errno(HostIoErrno::ENOENT));
-        };
-        if filename != exec.name.as_bytes() {
-            return Err(HostIoError::Errno(HostIoErrno::ENOENT));
-        }
-        if flags != HostIoOpenFlags::O_RDONLY {
-            return Err(HostIoError::Errno(HostIoErrno::EACCES));
-        }
-        Ok(EXEC_FD)
-    }
-}
-
-impl<G: GdbMachine> HostIoClose for Debuggee<G> {
-    fn close(&mut self, fd: u32) -> HostIoResult<(), Self> {
-        if fd == EXEC_FD {
-            Ok(())
-        } else {
-            Err(HostIoError::Errno(HostIoErrno::EBADF))
-        }
-    }
-}
-
-impl<G: GdbMachine> HostIoPread for Debuggee<G> {
-    fn pread(
-        &mut self,
-        fd: u32,
-        count: usize,
-        offset: u64,
-        buf: &mut [u8],
-    ) -> HostIoResult<usize, Self> {
-        match (&self.exec, fd) {
-            (Some(exec), EXEC_FD) => Ok(copy_range(&exec.bytes, offset, count, buf)),
-            _ => Err(HostIoError::Errno(HostIoErrno::EBADF)),
-        }
-    }
-}
-
-impl<G: GdbMachine> HostIoFstat for Debuggee<G> {
-    fn fstat(&mut self, fd: u32) -> HostIoResult<HostIoStat, Self> {
-        match (&self.exec, fd) {
-            (Some(exec), EXEC_FD) => Ok(HostIoStat {
-                st_dev: 0,
-                st_ino: 0,
-                st_mode: HostIoOpenMode::S_IRUSR,
-                st_nlink: 1,
-                st_uid: 0,
-                st_gid: 0,
-                st_rdev: 0,
-                st_size: exec.bytes.len() as u64,
-                st_blksize: 4096,
-                st_blocks: (exec.bytes.len() as u64).div_ceil(512),
-                st_atime: 0,
-                st_mtime: 0,
-                st_ctime: 0,
-            }),
-            _ => Err(HostIoError::Errno(HostIoErrno::EBADF)),
-        }
-    }
-}
-
-impl<G: GdbMachine> MonitorCmd for Debuggee<G> {
-    fn handle_monitor_cmd(
-        &mut self,
-        cmd: &[u8],
-        mut out: ConsoleOutput<'_>,
-    ) -> Result<(), Self::Error> {
-        let text = String::from_utf8_lossy(cmd);
-        let reply = monitor::run(self, text.trim());
-        for line in reply.lines() {
-            gdbstub::outputln!(out, "{}", line);
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

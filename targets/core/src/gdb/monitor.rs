@@ -3,9 +3,24 @@
 
 use std::fmt::Write;
 
+use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd};
+
 use super::{Debuggee, GdbMachine};
-use crate::isa::Isa;
-use crate::machine::Machine;
+
+impl<G: GdbMachine> MonitorCmd for Debuggee<G> {
+    fn handle_monitor_cmd(
+        &mut self,
+        cmd: &[u8],
+        mut out: ConsoleOutput<'_>,
+    ) -> Result<(), Self::Error> {
+        let text = String::from_utf8_lossy(cmd);
+        let reply = run(self, text.trim());
+        for line in reply.lines() {
+            gdbstub::outputln!(out, "{}", line);
+        }
+        Ok(())
+    }
+}
 
 const HELP: &str = "\
 asmdbg monitor commands:
@@ -52,44 +67,15 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
     }
 }
 
-fn format_value(isa: Isa, reg: &crate::machine::RegisterInfo, value: u64) -> String {
-    match isa {
-        // General registers also in signed decimal (how LC-3 programs think of them); PC, PSR
-        // and the saved stack pointers as addresses and flags.
-        Isa::Lc3 if reg.name.starts_with('R') => {
-            format!("x{value:04X} ({})", value as u16 as i16)
-        }
-        Isa::Lc3 if reg.name == "PSR" => {
-            let cc = match value & 7 {
-                4 => "N",
-                2 => "Z",
-                1 => "P",
-                _ => "-",
-            };
-            let mode = if value & 0x8000 != 0 {
-                "user"
-            } else {
-                "supervisor"
-            };
-            format!("x{value:04X} ({cc}, {mode}, priority {})", (value >> 8) & 7)
-        }
-        Isa::Lc3 => format!("x{value:04X}"),
-        Isa::Mips => format!("0x{value:08x}"),
-        Isa::SimpleRisc if reg.bits == 32 => format!("{}", value as u32 as i32),
-        Isa::SimpleRisc => format!("{value}"),
-    }
-}
-
-fn regs<M: Machine + ?Sized>(m: &M) -> String {
-    let isa = m.isa();
-    let per_line = if isa == Isa::Lc3 { 4 } else { 6 };
+fn regs<G: GdbMachine>(m: &G) -> String {
+    let per_line = m.registers_per_line();
     let mut out = String::new();
     let mut column = 0;
     for (i, reg) in m.registers().iter().enumerate() {
         let Some(v) = m.read_register(i) else {
             continue;
         };
-        let text = format_value(isa, reg, v);
+        let text = m.format_register(reg, v);
         if text.len() > 14 {
             // Wide values (LC-3's PSR) get a line of their own.
             if column > 0 {
@@ -112,7 +98,7 @@ fn regs<M: Machine + ?Sized>(m: &M) -> String {
         .join("\n")
 }
 
-fn disas<M: Machine + ?Sized>(m: &M, args: &[&str]) -> String {
+fn disas<G: GdbMachine>(m: &G, args: &[&str]) -> String {
     let isa = m.isa();
     let start = match args.first() {
         Some(a) => match crate::machine::resolve_address(m, a) {
@@ -139,7 +125,7 @@ fn disas<M: Machine + ?Sized>(m: &M, args: &[&str]) -> String {
         }
         match m.disassemble(addr) {
             Some((text, size)) => {
-                let raw = raw_word(m, addr, size);
+                let raw = m.format_encoding(addr, size);
                 let _ = writeln!(out, "{marker} {}: {raw}  {text}", isa.format_addr(addr));
                 addr = addr.wrapping_add(size.max(1));
             }
@@ -150,21 +136,6 @@ fn disas<M: Machine + ?Sized>(m: &M, args: &[&str]) -> String {
         }
     }
     out.trim_end().to_string()
-}
-
-/// The instruction's encoding as hex, for the listing.
-fn raw_word<M: Machine + ?Sized>(m: &M, addr: u64, size: u64) -> String {
-    match m.isa() {
-        Isa::Lc3 => m
-            .debug_read(addr)
-            .map(|w| format!("x{w:04X}"))
-            .unwrap_or_default(),
-        _ if size == 4 => m
-            .peek_word(addr)
-            .map(|w| format!("0x{w:08x}"))
-            .unwrap_or_else(|_| " ".repeat(10)),
-        _ => String::new(),
-    }
 }
 
 fn stats<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
@@ -182,29 +153,4 @@ fn stats<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
         secs,
         rate
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::machine::RegisterInfo;
-
-    fn reg(name: &'static str, bits: u32) -> RegisterInfo {
-        RegisterInfo { name, bits }
-    }
-
-    #[test]
-    fn values_in_each_isa_notation() {
-        assert_eq!(format_value(Isa::Lc3, &reg("R1", 16), 0xffff), "xFFFF (-1)");
-        assert_eq!(
-            format_value(Isa::Lc3, &reg("PSR", 16), 0x8002),
-            "x8002 (Z, user, priority 0)"
-        );
-        assert_eq!(format_value(Isa::Lc3, &reg("PC", 16), 0x3000), "x3000");
-        assert_eq!(format_value(Isa::Mips, &reg("t0", 32), 0x10), "0x00000010");
-        assert_eq!(
-            format_value(Isa::SimpleRisc, &reg("r1", 32), 0xffff_ffff),
-            "-1"
-        );
-    }
 }

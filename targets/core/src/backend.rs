@@ -1,0 +1,113 @@
+//! One value per ISA that says everything the command line needs from that ISA: how to tell
+//! its files (object files, the marks of its assembly dialect), load them into a machine, what `asmdbg asm` writes, how its console behaves under
+//! the debugger, and where the benchmark puts its breakpoints.
+//!
+//! Each ISA crate defines `pub static BACKEND` implementing [`Backend`]; the binary keeps the one
+//! list of them (src/backends.rs), so a new ISA is a new crate and one line there. How gdb sees
+//! a machine (registers, target description, monitor notation) is the ISA's
+//! [`GdbMachine`] impl; the backend names that machine type, so the debugger stays generic and
+//! monomorphised over it.
+//!
+//! Limits: an ISA's identity (its `--isa` name, title and address notation) is still the
+//! [`Isa`] tag in isa.rs, and which flags belong to which ISA is still the table in options.rs
+//! (each ISA's `load_machine` checks it).
+
+use std::path::{Path, PathBuf};
+
+use crate::elf::ElfError;
+use crate::gdb::GdbMachine;
+use crate::isa::{Dialect, Isa};
+use crate::machine::LoadError;
+use crate::options::MachineOptions;
+
+/// Where `--bench-traps` puts 100 breakpoints and 4 watchpoints: where benchmark programs never
+/// go, breakpoints inside the machine's breakpoint bitmap (so the check costs what it costs in a
+/// debug session), and watchpoints on pages of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BenchTraps {
+    /// First breakpoint, and the distance between two (native units).
+    pub code: u64,
+    pub code_step: u64,
+    /// First watchpoint, the distance between two, and each one's length.
+    pub data: u64,
+    pub data_step: u64,
+    pub data_len: u64,
+}
+
+/// One file `asmdbg asm` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+/// Why `asmdbg asm` could not produce its files.
+#[derive(Debug, thiserror::Error)]
+pub enum ArtifactError {
+    #[error("{path}: cannot write an object file")]
+    Object {
+        path: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error(transparent)]
+    Elf(#[from] ElfError),
+}
+
+/// Everything the command line needs from one ISA.
+pub trait Backend: Sync + 'static {
+    /// The machine this ISA's programs run on.
+    type Machine: GdbMachine;
+
+    fn isa(&self) -> Isa;
+
+    /// How its assembly source is told from the others' (see [`crate::isa::detect`]).
+    fn dialect(&self) -> Dialect;
+
+    /// Whether `bytes` are an object file only this ISA reads (its ISA is then not guessed
+    /// from text).
+    fn is_object_file(&self, _bytes: &[u8]) -> bool {
+        false
+    }
+
+    /// Assembles (or reads) a program file into a machine at its entry.
+    fn load(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        opts: &MachineOptions,
+    ) -> Result<Self::Machine, LoadError>;
+
+    /// Assembler warnings to show before `asmdbg asm` writes its files.
+    fn warnings(&self, _machine: &Self::Machine) -> String {
+        String::new()
+    }
+
+    /// What `asmdbg asm SOURCE [-o OUTPUT]` writes, in order.
+    fn artifacts(
+        &self,
+        machine: &Self::Machine,
+        path: &str,
+        source: &Path,
+        output: Option<&Path>,
+        opts: &MachineOptions,
+    ) -> Result<Vec<Artifact>, ArtifactError>;
+
+    /// The program's ELF for debuggers.
+    fn elf(&self, machine: &Self::Machine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError>;
+
+    /// Whether console input is line-edited and echoed by asmdbg (MARS's console) rather than
+    /// passed key by key to a guest that echoes for itself.
+    fn cooked_console(&self) -> bool;
+
+    /// Where `--bench-traps` puts its breakpoints and watchpoints.
+    fn bench_traps(&self) -> BenchTraps;
+}
+
+/// `SOURCE` with the extension `.elf`, or `OUTPUT` if given: where an ELF-only ISA's
+/// `asmdbg asm` writes.
+pub fn elf_path(source: &Path, output: Option<&Path>) -> PathBuf {
+    output
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| source.with_extension("elf"))
+}

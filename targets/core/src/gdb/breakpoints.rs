@@ -1,0 +1,126 @@
+//! Software and hardware breakpoints and hardware watchpoints, all checked by the emulator
+//! (gdb never writes trap instructions into guest memory).
+
+use gdbstub::arch::Arch;
+use gdbstub::target::ext::breakpoints::{
+    Breakpoints, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint,
+    SwBreakpointOps,
+};
+use gdbstub::target::TargetResult;
+
+use super::{to_u64, Debuggee, GdbMachine};
+use crate::event::WatchKind;
+
+impl<G: GdbMachine> Breakpoints for Debuggee<G> {
+    #[inline(always)]
+    fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_hw_breakpoint(&mut self) -> Option<HwBreakpointOps<'_, Self>> {
+        Some(self)
+    }
+
+    #[inline(always)]
+    fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+// gdb sends the breakpoint kind it thinks the ISA needs (2 for the Thumb pose, 4 for MIPS);
+// the emulator checks addresses, so every kind is accepted.
+impl<G: GdbMachine> SwBreakpoint for Debuggee<G> {
+    fn add_sw_breakpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        _kind: <Self::Arch as Arch>::BreakpointKind,
+    ) -> TargetResult<bool, Self> {
+        let native = self.machine.gdb_code_to_native(to_u64(addr));
+        Ok(self.machine.breakpoints().insert(native))
+    }
+
+    fn remove_sw_breakpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        _kind: <Self::Arch as Arch>::BreakpointKind,
+    ) -> TargetResult<bool, Self> {
+        let native = self.machine.gdb_code_to_native(to_u64(addr));
+        Ok(self.machine.breakpoints().remove(native))
+    }
+}
+
+impl<G: GdbMachine> HwBreakpoint for Debuggee<G> {
+    fn add_hw_breakpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        kind: <Self::Arch as Arch>::BreakpointKind,
+    ) -> TargetResult<bool, Self> {
+        self.add_sw_breakpoint(addr, kind)
+    }
+
+    fn remove_hw_breakpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        kind: <Self::Arch as Arch>::BreakpointKind,
+    ) -> TargetResult<bool, Self> {
+        self.remove_sw_breakpoint(addr, kind)
+    }
+}
+
+impl<G: GdbMachine> Debuggee<G> {
+    /// A gdb byte range → native (start, units).
+    fn native_range(&self, addr: u64, len: u64) -> (u64, u64) {
+        let (first, _) = self.machine.gdb_to_native(addr);
+        let (last, _) = self
+            .machine
+            .gdb_to_native(addr.saturating_add(len.max(1) - 1));
+        (first, last - first + 1)
+    }
+}
+
+impl<G: GdbMachine> HwWatchpoint for Debuggee<G> {
+    fn add_hw_watchpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        len: <Self::Arch as Arch>::Usize,
+        kind: gdbstub::target::ext::breakpoints::WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let (start, units) = self.native_range(to_u64(addr), to_u64(len));
+        Ok(self
+            .machine
+            .watchpoints()
+            .insert(start, units, from_gdb_watch(kind)))
+    }
+
+    fn remove_hw_watchpoint(
+        &mut self,
+        addr: <Self::Arch as Arch>::Usize,
+        len: <Self::Arch as Arch>::Usize,
+        kind: gdbstub::target::ext::breakpoints::WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let (start, units) = self.native_range(to_u64(addr), to_u64(len));
+        Ok(self
+            .machine
+            .watchpoints()
+            .remove(start, units, from_gdb_watch(kind)))
+    }
+}
+
+pub(super) fn to_gdb_watch(kind: WatchKind) -> gdbstub::target::ext::breakpoints::WatchKind {
+    use gdbstub::target::ext::breakpoints::WatchKind as G;
+    match kind {
+        WatchKind::Write => G::Write,
+        WatchKind::Read => G::Read,
+        WatchKind::Access => G::ReadWrite,
+    }
+}
+
+fn from_gdb_watch(kind: gdbstub::target::ext::breakpoints::WatchKind) -> WatchKind {
+    use gdbstub::target::ext::breakpoints::WatchKind as G;
+    match kind {
+        G::Write => WatchKind::Write,
+        G::Read => WatchKind::Read,
+        G::ReadWrite => WatchKind::Access,
+    }
+}

@@ -1,0 +1,106 @@
+//! LC-3's [`Backend`]: programs are assembly or object files (.obj, classic or lc3tools),
+//! `asmdbg asm` writes `.obj` + `.sym` as lc3as does (or an ELF when asked for `.elf`), and the
+//! console passes keys one by one (the guest echoes what it wants echoed).
+
+use std::path::Path;
+
+use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
+use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
+use asmdbg_core::{Isa, LoadError, MachineOptions};
+
+use crate::machine::{is_object_file, load_machine, Lc3Machine};
+
+/// The LC-3 backend.
+pub struct Lc3Backend;
+
+/// The value the command line registers (src/backends.rs).
+pub static BACKEND: Lc3Backend = Lc3Backend;
+
+impl Backend for Lc3Backend {
+    type Machine = Lc3Machine;
+
+    fn isa(&self) -> Isa {
+        Isa::Lc3
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::Lc3,
+            comments: &[";"],
+            // Every LC-3 program has `.ORIG`.
+            marks: |line, _| line.contains(".orig"),
+        }
+    }
+
+    fn is_object_file(&self, bytes: &[u8]) -> bool {
+        is_object_file(bytes)
+    }
+
+    fn load(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        opts: &MachineOptions,
+    ) -> Result<Lc3Machine, LoadError> {
+        load_machine(path, bytes, opts)
+    }
+
+    fn warnings(&self, machine: &Lc3Machine) -> String {
+        machine.program().warnings.to_string()
+    }
+
+    fn artifacts(
+        &self,
+        machine: &Lc3Machine,
+        path: &str,
+        source: &Path,
+        output: Option<&Path>,
+        _opts: &MachineOptions,
+    ) -> Result<Vec<Artifact>, ArtifactError> {
+        let program = machine.program();
+        let target = output
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| source.with_extension("obj"));
+        if target.extension().is_some_and(|e| e == "elf") {
+            let bytes = crate::elf::elf_from_program(program)?;
+            return Ok(vec![Artifact {
+                path: elf_path(source, Some(&target)),
+                bytes,
+            }]);
+        }
+        let obj = crate::objfile::write_obj(program).map_err(|e| ArtifactError::Object {
+            path: path.to_string(),
+            source: Box::new(e),
+        })?;
+        let sym_path = target.with_extension("sym");
+        Ok(vec![
+            Artifact {
+                path: target,
+                bytes: obj,
+            },
+            Artifact {
+                path: sym_path,
+                bytes: crate::objfile::write_sym(program).into_bytes(),
+            },
+        ])
+    }
+
+    fn elf(&self, machine: &Lc3Machine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
+        crate::elf::elf_from_program(machine.program())
+    }
+
+    fn cooked_console(&self) -> bool {
+        false
+    }
+
+    fn bench_traps(&self) -> BenchTraps {
+        BenchTraps {
+            code: 0xB000,
+            code_step: 1,
+            data: 0xC000,
+            data_step: 0x100,
+            data_len: 1,
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! MIPS's [`Backend`]: programs are MARS assembly, `asmdbg asm` writes an ELF (with gdb's
+//! delay-slot view when `--delay-slots` is on), and the console is line-edited and echoed by
+//! asmdbg, as MARS's console input is.
+
+use std::path::Path;
+
+use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
+use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
+use asmdbg_core::{Isa, LoadError, MachineOptions};
+
+use crate::machine::{load_machine, MipsMachine};
+
+/// The MIPS backend.
+pub struct MipsBackend;
+
+/// The value the command line registers (src/backends.rs).
+pub static BACKEND: MipsBackend = MipsBackend;
+
+impl Backend for MipsBackend {
+    type Machine = MipsMachine;
+
+    fn isa(&self) -> Isa {
+        Isa::Mips
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::Mips,
+            comments: &["#"],
+            // `$` registers, `syscall`, or MARS's section directives.
+            marks: |line, first| {
+                matches!(first, ".text" | ".data" | ".globl")
+                    || line.contains("syscall")
+                    || line.contains('$')
+            },
+        }
+    }
+
+    fn load(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        opts: &MachineOptions,
+    ) -> Result<MipsMachine, LoadError> {
+        load_machine(path, &String::from_utf8_lossy(bytes), opts)
+    }
+
+    fn warnings(&self, machine: &MipsMachine) -> String {
+        machine.program().warnings.to_string()
+    }
+
+    fn artifacts(
+        &self,
+        machine: &MipsMachine,
+        _path: &str,
+        source: &Path,
+        output: Option<&Path>,
+        opts: &MachineOptions,
+    ) -> Result<Vec<Artifact>, ArtifactError> {
+        Ok(vec![Artifact {
+            path: elf_path(source, output),
+            bytes: self.elf(machine, opts)?,
+        }])
+    }
+
+    fn elf(&self, machine: &MipsMachine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
+        crate::elf::elf_from_program(machine.program(), opts.delay_slots)
+    }
+
+    fn cooked_console(&self) -> bool {
+        true
+    }
+
+    fn bench_traps(&self) -> BenchTraps {
+        BenchTraps {
+            code: 0x0040_8000,
+            code_step: 4,
+            data: 0x1003_0000,
+            data_step: 0x1000,
+            data_len: 4,
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! SimpleRISC's [`Backend`]: programs are assembly, `asmdbg asm` writes an ELF, and the console
+//! passes keys one by one.
+
+use std::path::Path;
+
+use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
+use asmdbg_core::elf::ElfError;
+use asmdbg_core::isa::Dialect;
+use asmdbg_core::{Isa, LoadError, MachineOptions};
+
+use crate::machine::{load_machine, SrMachine};
+
+/// The SimpleRISC backend.
+pub struct SimpleRiscBackend;
+
+/// The value the command line registers (src/backends.rs).
+pub static BACKEND: SimpleRiscBackend = SimpleRiscBackend;
+
+impl Backend for SimpleRiscBackend {
+    type Machine = SrMachine;
+
+    fn isa(&self) -> Isa {
+        Isa::SimpleRisc
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            isa: Isa::SimpleRisc,
+            comments: &["@", "//"],
+            // `.main`, `.print`/`.encode`, or memory operands like `4[r2]` and `[sp]`.
+            marks: |line, first| {
+                first.starts_with(".main")
+                    || first == ".print"
+                    || first == ".encode"
+                    || line.contains("[sp]")
+                    || has_bracket_mem(line)
+            },
+        }
+    }
+
+    fn load(
+        &self,
+        path: &str,
+        bytes: &[u8],
+        opts: &MachineOptions,
+    ) -> Result<SrMachine, LoadError> {
+        load_machine(path, &String::from_utf8_lossy(bytes), opts)
+    }
+
+    fn artifacts(
+        &self,
+        machine: &SrMachine,
+        _path: &str,
+        source: &Path,
+        output: Option<&Path>,
+        opts: &MachineOptions,
+    ) -> Result<Vec<Artifact>, ArtifactError> {
+        Ok(vec![Artifact {
+            path: elf_path(source, output),
+            bytes: self.elf(machine, opts)?,
+        }])
+    }
+
+    fn elf(&self, machine: &SrMachine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
+        crate::elf::elf_from_program(machine.program())
+    }
+
+    fn cooked_console(&self) -> bool {
+        false
+    }
+
+    fn bench_traps(&self) -> BenchTraps {
+        BenchTraps {
+            code: 0x2000,
+            code_step: 4,
+            data: 0x800,
+            data_step: 0x100,
+            data_len: 4,
+        }
+    }
+}
+
+/// SimpleRISC memory operands look like `4[r2]`.
+fn has_bracket_mem(line: &str) -> bool {
+    line.find('[')
+        .map(|i| line[i + 1..].trim_start().starts_with('r') || line[i + 1..].starts_with("sp"))
+        .unwrap_or(false)
+}
