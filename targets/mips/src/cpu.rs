@@ -8,8 +8,8 @@
 
 use asmdbg_core::breakpoints::Watchpoint;
 use asmdbg_core::{
-    AccessKind, BreakpointSet, Console, Fault, FaultKind, LineTable, RunOutcome, StopEvent,
-    WatchKind, WatchpointSet,
+    AccessKind, BreakpointSet, Console, Fault, FaultKind, RunOutcome, StopEvent, WatchKind,
+    WatchpointSet,
 };
 
 use crate::decode::Instruction;
@@ -18,7 +18,6 @@ use crate::memory::{
     in_ktext, in_text, Memory, Region, EXCEPTION_HANDLER, GLOBAL_POINTER, KTEXT_BASE,
     STACK_POINTER, TEXT_BASE, TEXT_LIMIT,
 };
-use crate::syscalls::SyscallState;
 
 /// MARS's initial Coprocessor 0 Status (user mode, interrupts enabled, all masks set).
 pub const INITIAL_STATUS: u32 = 0x0000_ff11;
@@ -54,9 +53,9 @@ pub(crate) enum Trap {
     NeedInput,
     /// A breakpoint marker in the execution cache was reached.
     Breakpoint,
-    /// The syscall completed and started a real-time sleep: the run ends here so the host can
-    /// wait (see `SyscallState::sleep_until`).
-    Sleep,
+    /// A `syscall`: the run leaves the loop and the machine performs it
+    /// ([`crate::syscalls`]), then [`Cpu::finish_syscall`] completes the instruction.
+    Syscall,
 }
 
 /// A MARS runtime exception (`ProcessingException`).
@@ -94,14 +93,6 @@ impl Trap {
     }
 }
 
-/// Source lines and file names used to word MARS's runtime error message.
-#[derive(Debug, Clone, Default)]
-pub struct FaultSources {
-    pub lines: LineTable,
-    /// Display name of each source file by `FileId` (MARS prints the absolute path).
-    pub files: Vec<String>,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Delay {
     None,
@@ -111,8 +102,10 @@ enum Delay {
     Triggered,
 }
 
-/// The whole machine state MARS simulates.
-#[derive(Debug)]
+/// The registers, memory and code MARS simulates, with the debugger's breakpoints and
+/// watchpoints and the caches derived from them. The syscalls' state and the host live in the
+/// machine wrapper ([`crate::machine::MipsMachine`]).
+#[derive(Debug, Clone)]
 pub struct Cpu {
     pub regs: [u32; 32],
     pub hi: u32,
@@ -141,7 +134,6 @@ pub struct Cpu {
     pub breakpoints: BreakpointSet,
     pub watchpoints: WatchpointSet,
     pub console: Console,
-    pub(crate) sys: SyscallState,
     pub delay_slots: bool,
     delay: Delay,
     delay_target: u32,
@@ -156,12 +148,13 @@ pub struct Cpu {
     watch_suppressed: bool,
     /// Instructions completed since reset.
     pub instructions: u64,
-    pub sources: FaultSources,
+    /// The run stopped at a `syscall` the machine has to perform (see [`Trap::Syscall`]).
+    syscall_pending: bool,
 }
 
 impl Cpu {
     /// A cpu with empty memory and MARS's initial registers, starting at `pc`.
-    pub fn new(pc: u32, sys: SyscallState) -> Self {
+    pub fn new(pc: u32) -> Self {
         let mut regs = [0; 32];
         regs[28] = GLOBAL_POINTER;
         regs[29] = STACK_POINTER;
@@ -187,7 +180,6 @@ impl Cpu {
             breakpoints: BreakpointSet::new(TEXT_BASE as u64, 0, 2),
             watchpoints: WatchpointSet::new(1 << 32, 12),
             console: Console::new(),
-            sys,
             delay_slots: false,
             delay: Delay::None,
             delay_target: 0,
@@ -197,7 +189,7 @@ impl Cpu {
             watch_high: 0,
             watch_suppressed: false,
             instructions: 0,
-            sources: FaultSources::default(),
+            syscall_pending: false,
         }
     }
 
@@ -614,16 +606,9 @@ impl Cpu {
     }
 
     /// Runs up to `budget` instructions, checking breakpoints before each one.
+    /// Stops without a stop event when it reaches a `syscall`: [`Cpu::take_syscall`] then says
+    /// so, and the machine performs it.
     pub fn run(&mut self, budget: u64) -> RunOutcome {
-        if let Some(wake) = self.sys.sleep_until {
-            if std::time::Instant::now() < wake {
-                return RunOutcome {
-                    executed: 0,
-                    stop: None,
-                };
-            }
-            self.sys.sleep_until = None;
-        }
         self.sync_breakpoints();
         self.sync_watchpoints();
         let mut executed = 0;
@@ -636,7 +621,7 @@ impl Cpu {
             }
             let (counted, stop) = self.step_inner();
             executed += counted as u64;
-            if stop.is_some() {
+            if stop.is_some() || self.syscall_pending {
                 self.instructions += executed;
                 return RunOutcome { executed, stop };
             }
@@ -678,14 +663,47 @@ impl Cpu {
             }
             Err(trap) => self.handle_trap(pc, trap),
         };
-        // The watched access stays excused until its instruction completes: a syscall that
-        // stopped at a watchpoint may next wait for input before it runs.
-        if !matches!(
-            outcome.1,
-            Some(StopEvent::Watch { .. }) | Some(StopEvent::NeedInput)
-        ) {
+        self.end_instruction(&outcome);
+        outcome
+    }
+
+    /// The watched access stays excused until its instruction completes: a syscall that
+    /// stopped at a watchpoint may next wait for input before it runs.
+    fn end_instruction(&mut self, outcome: &(bool, Option<StopEvent>)) {
+        if !self.syscall_pending
+            && !matches!(
+                outcome.1,
+                Some(StopEvent::Watch { .. }) | Some(StopEvent::NeedInput)
+            )
+        {
             self.watch_suppressed = false;
         }
+    }
+
+    /// Whether the last `run` or `step` stopped at a `syscall` for the machine to perform
+    /// (the PC is on it); clears the flag.
+    pub(crate) fn take_syscall(&mut self) -> bool {
+        std::mem::take(&mut self.syscall_pending)
+    }
+
+    /// Completes the `syscall` at the PC with the machine's result: the next PC (after a delay
+    /// slot's branch, if any) or the trap's stop. Returns whether it counts as executed.
+    pub(crate) fn finish_syscall(&mut self, result: Result<(), Trap>) -> (bool, Option<StopEvent>) {
+        let pc = self.pc;
+        let outcome = match result {
+            Ok(()) => {
+                let next = pc.wrapping_add(4);
+                self.pc = if self.delay_slots {
+                    self.after_execute::<true>(next)
+                } else {
+                    next
+                };
+                (true, None)
+            }
+            Err(trap) => self.handle_trap(pc, trap),
+        };
+        self.end_instruction(&outcome);
+        self.instructions += outcome.0 as u64;
         outcome
     }
 
@@ -706,7 +724,7 @@ impl Cpu {
                     let (counted, stop) = self.handle_trap(pc, trap);
                     executed += counted as u64;
                     pc = self.pc;
-                    if stop.is_some() || self.sys.sleep_until.is_some() {
+                    if stop.is_some() || self.syscall_pending {
                         return (executed, stop);
                     }
                 }
@@ -719,17 +737,23 @@ impl Cpu {
     #[inline(always)]
     fn exec_at<const DELAY: bool>(&mut self, pc: u32, instr: Instruction) -> Result<u32, Trap> {
         let next = self.execute::<DELAY>(pc, instr)?;
+        Ok(self.after_execute::<DELAY>(next))
+    }
+
+    /// The delay-slot bookkeeping after an instruction completed with `next` as its next PC.
+    #[inline(always)]
+    fn after_execute<const DELAY: bool>(&mut self, next: u32) -> u32 {
         if DELAY {
             match self.delay {
                 Delay::None => {}
                 Delay::Registered => self.delay = Delay::Triggered,
                 Delay::Triggered => {
                     self.delay = Delay::None;
-                    return Ok(self.delay_target);
+                    return self.delay_target;
                 }
             }
         }
-        Ok(next)
+        next
     }
 
     /// Turns a trap into MARS's reaction. Returns whether the instruction counts as executed and
@@ -755,8 +779,9 @@ impl Cpu {
                         FaultKind::BadAddress
                     },
                     pc: pc as u64,
+                    // The machine puts MARS's `Error in : ` before it.
                     message: format!(
-                        "Error in : invalid program counter value: 0x{pc:08x}\n\n\
+                        "invalid program counter value: 0x{pc:08x}\n\n\
                          Processing terminated due to errors."
                     ),
                 };
@@ -782,9 +807,10 @@ impl Cpu {
                 self.pc = pc;
                 (false, Some(StopEvent::Breakpoint))
             }
-            Trap::Sleep => {
-                self.pc = pc.wrapping_add(4);
-                (true, None)
+            Trap::Syscall => {
+                self.pc = pc;
+                self.syscall_pending = true;
+                (false, None)
             }
             Trap::Exception(exception) => {
                 let Exception {
@@ -822,33 +848,15 @@ impl Cpu {
                 let fault = Fault {
                     kind,
                     pc: pc as u64,
-                    message: self.runtime_error_text(pc, &message),
+                    // The machine puts MARS's `Error in FILE line N: ` before it.
+                    message: format!(
+                        "Runtime exception at 0x{pc:08x}: {message}\n\n\
+                         Processing terminated due to errors."
+                    ),
                 };
                 (false, Some(StopEvent::Fault(fault)))
             }
         }
-    }
-
-    /// MARS's runtime error report for an exception at `pc`.
-    pub fn runtime_error_text(&self, pc: u32, message: &str) -> String {
-        let place = self
-            .sources
-            .lines
-            .get(pc as u64)
-            .map(|loc| {
-                let file = self
-                    .sources
-                    .files
-                    .get(loc.file.0 as usize)
-                    .map(String::as_str)
-                    .unwrap_or("");
-                format!("Error in {file} line {}: ", loc.line)
-            })
-            // MARS names no file or line for a statement it has no source for.
-            .unwrap_or_else(|| "Error in : ".to_string());
-        format!(
-            "{place}Runtime exception at 0x{pc:08x}: {message}\n\nProcessing terminated due to errors."
-        )
     }
 
     /// A taken branch or jump: the next PC, or with delay slots the target registered for
@@ -1161,7 +1169,7 @@ impl Cpu {
                     self.fpr[((ft & 31) + 1) as usize & 31],
                 )?;
             }
-            I::Syscall => self.syscall()?,
+            I::Syscall => return Err(Trap::Syscall),
             I::Break { code } => {
                 let message = if code == 0 {
                     "break instruction executed; no code given.".to_string()
@@ -1423,6 +1431,91 @@ impl Cpu {
                 return Ok(bytes);
             }
         }
+    }
+}
+
+/// The cpu's part of the machine state ([`crate::machine::MipsState`]): everything but the
+/// breakpoints, watchpoints and the caches derived from them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpuState {
+    pub regs: [u32; 32],
+    pub hi: u32,
+    pub lo: u32,
+    pub pc: u32,
+    pub fpr: [u32; 32],
+    pub fcc: u8,
+    pub status: u32,
+    pub cause: u32,
+    pub epc: u32,
+    pub badvaddr: u32,
+    pub mem: Memory,
+    /// The code as loaded or patched: decoded instructions and their words.
+    text: Vec<Instruction>,
+    text_words: Vec<u32>,
+    ktext: Vec<Instruction>,
+    ktext_words: Vec<u32>,
+    pub console: Console,
+    pub delay_slots: bool,
+    delay: Delay,
+    delay_target: u32,
+    pub instructions: u64,
+}
+
+impl Cpu {
+    /// A copy of the machine state the cpu holds.
+    pub fn state(&self) -> CpuState {
+        CpuState {
+            regs: self.regs,
+            hi: self.hi,
+            lo: self.lo,
+            pc: self.pc,
+            fpr: self.fpr,
+            fcc: self.fcc,
+            status: self.status,
+            cause: self.cause,
+            epc: self.epc,
+            badvaddr: self.badvaddr,
+            mem: self.mem.clone(),
+            text: self.text.clone(),
+            text_words: self.text_words.clone(),
+            ktext: self.ktext.clone(),
+            ktext_words: self.ktext_words.clone(),
+            console: self.console.clone(),
+            delay_slots: self.delay_slots,
+            delay: self.delay,
+            delay_target: self.delay_target,
+            instructions: self.instructions,
+        }
+    }
+
+    /// Puts a state back. The breakpoints and watchpoints stay; the execution copy of the text
+    /// is rebuilt from the restored code before the next run.
+    pub fn set_state(&mut self, state: &CpuState) {
+        self.regs = state.regs;
+        self.hi = state.hi;
+        self.lo = state.lo;
+        self.pc = state.pc;
+        self.fpr = state.fpr;
+        self.fcc = state.fcc;
+        self.status = state.status;
+        self.cause = state.cause;
+        self.epc = state.epc;
+        self.badvaddr = state.badvaddr;
+        self.mem.clone_from(&state.mem);
+        self.text.clone_from(&state.text);
+        self.text_words.clone_from(&state.text_words);
+        self.ktext.clone_from(&state.ktext);
+        self.ktext_words.clone_from(&state.ktext_words);
+        self.console.clone_from(&state.console);
+        self.delay_slots = state.delay_slots;
+        self.delay = state.delay;
+        self.delay_target = state.delay_target;
+        self.instructions = state.instructions;
+        self.watch_suppressed = false;
+        self.syscall_pending = false;
+        // An empty execution copy never matches the text: `sync_breakpoints` rebuilds it.
+        self.exec.clear();
+        self.exec_breakpoints.clear();
     }
 }
 

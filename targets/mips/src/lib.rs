@@ -1,5 +1,6 @@
 //! MIPS32 as the MARS 4.5 simulator runs it: assembler (MARS dialect, pseudo-instructions,
-//! macros), cpu with coprocessors 0 and 1, MARS syscalls, and the [`asmdbg_core::Machine`]
+//! macros), cpu with coprocessors 0 and 1, MARS syscalls performed by the machine
+//! wrapper through one host boundary ([`host`]), and the [`asmdbg_core::Machine`]
 //! implementation.
 
 pub mod asm;
@@ -7,6 +8,7 @@ pub mod cpu;
 pub mod decode;
 pub mod elf;
 pub mod gdb;
+pub mod host;
 pub mod javafmt;
 pub mod machine;
 pub mod memory;
@@ -14,5 +16,5 @@ pub mod program;
 pub mod random;
 pub mod syscalls;
 
-pub use machine::{load_machine, MipsMachine};
+pub use machine::{load_machine, MipsMachine, MipsState};
 pub use program::{Chunk, ChunkKind, Program};
