@@ -426,11 +426,11 @@ fn queue_input<G: GdbMachine>(
         Some(bytes) => {
             let mut guest = Vec::new();
             discipline.input(&bytes, &mut guest, echo);
-            target.machine.console().push_input(&guest);
+            target.machine.queue_input(&guest);
         }
         None => {
             *closed = true;
-            target.machine.console().close_input();
+            target.machine.end_input();
         }
     }
 }

@@ -259,6 +259,11 @@ pub trait Replayable {
 /// Queues console input from outside through the journal (recorded with the count at which it
 /// came). `None`: end of input.
 pub fn queue_console<M: Replayable + ?Sized>(machine: &mut M, bytes: Option<&[u8]>) {
+    // Nothing to queue: no entry either.
+    let closed = machine.console_mut().input_closed();
+    if bytes.is_some_and(<[u8]>::is_empty) || (bytes.is_none() && closed) {
+        return;
+    }
     let count = machine.instruction_count();
     let guest_waiting = machine.console_mut().waiting();
     let input = match bytes {
