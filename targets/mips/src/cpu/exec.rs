@@ -450,10 +450,11 @@ impl Cpu {
     }
 }
 
-/// The trap that hands a `syscall` to the machine ([`Trap::Syscall`]). An opaque call, shaped as
-/// the syscall used to be when the cpu performed it: with a plain `return Err(..)` in that arm
-/// LLVM merged the register-write tails of the dispatch loop and the integer loop of
-/// `machine_bench` lost 13%; this way it keeps its speed.
+/// The trap that hands a `syscall` to the machine ([`Trap::Syscall`]): an opaque, cold call.
+/// The dispatch loop's speed depends on how LLVM lays it out; with a plain `return Err(..)` in
+/// this arm the shipped binary's MIPS loop (scripts/bench) lost 7-13%, with this call it runs as
+/// fast as when the cpu performed syscalls itself.
+#[cold]
 #[inline(never)]
 fn syscall_trap() -> Result<(), Trap> {
     std::hint::black_box(Err(Trap::Syscall))
