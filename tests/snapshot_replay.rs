@@ -64,6 +64,9 @@ enum End {
 /// The recorded run: the snapshot, the log from it on, and how the run went after it.
 struct Recorded<S> {
     snapshot: S,
+    /// The run ended before reaching the snapshot's count: the snapshot is its end, and a
+    /// replay has nothing to run (a halted machine may be run again, but that is a new run).
+    snapshot_at_end: bool,
     log: InputLog,
     output_after: Vec<u8>,
     end: End,
@@ -126,9 +129,9 @@ fn record<M: Machine + Snapshot + Replayable>(
             Some(stop) => break End::Stop(stop),
         }
     };
+    let snapshot_at_end = taken.is_none();
     let (snapshot, entries) = match taken {
         Some(taken) => taken,
-        // The run ended before `at`: snapshot its end (the replay then has nothing to do).
         None => (machine.snapshot(), machine.journal_mut().log().len()),
     };
     let log = InputLog {
@@ -136,6 +139,7 @@ fn record<M: Machine + Snapshot + Replayable>(
     };
     Recorded {
         snapshot,
+        snapshot_at_end,
         log,
         output_after,
         end,
@@ -166,6 +170,9 @@ fn replay<M: Machine + Snapshot + Replayable>(
     // A replay that diverges may wait for input forever: bound the calls.
     let mut calls = 0u64;
     let end = loop {
+        if recorded.snapshot_at_end {
+            break recorded.end.clone();
+        }
         let now = machine.instructions_executed();
         if now >= limit {
             break End::Limit;

@@ -285,12 +285,11 @@ fn apply_console(console: &mut Console, input: &HostInput) {
     }
 }
 
-/// `Machine::run` of a wrapper: while the journal replays, the run is cut at the count of each
-/// console entry, which is queued there; otherwise this is `run_inner` (one branch per call).
+/// `Machine::run` of a wrapper while its journal replays: the run is cut at the count of each
+/// console entry, which is queued there. Wrappers call it only while replaying, so that their
+/// live `run` stays the cpu's run behind one branch (see `Lc3Machine::run`).
+#[inline(never)]
 pub fn run_replaying<M: Replayable + ?Sized>(machine: &mut M, budget: u64) -> RunOutcome {
-    if machine.journal_mut().next_console_count().is_none() {
-        return machine.run_inner(budget);
-    }
     let mut executed = 0;
     loop {
         let now = machine.instruction_count();

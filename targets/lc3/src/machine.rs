@@ -191,7 +191,10 @@ impl Machine for Lc3Machine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        host::run_replaying(self, budget)
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.cpu.run(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {

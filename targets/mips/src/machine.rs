@@ -321,7 +321,10 @@ impl Machine for MipsMachine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        host::run_replaying(self, budget)
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.run_inner(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {

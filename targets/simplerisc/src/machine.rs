@@ -226,7 +226,10 @@ impl Machine for SrMachine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        host::run_replaying(self, budget)
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.cpu.run(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {
