@@ -6,7 +6,7 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use asmdbg_core::{Console, Machine, StopEvent};
+use asmdbg_core::{Machine, StopEvent};
 
 /// Instructions per burst: large enough that the per-burst overhead vanishes, small enough that
 /// output of a long computation appears promptly.
@@ -18,14 +18,15 @@ const SLICE: u64 = 1 << 12;
 pub const EXIT_INPUT_EXHAUSTED: i32 = 3;
 pub const EXIT_STEP_LIMIT: i32 = 4;
 
-/// Where the guest's console input comes from.
+/// Where the guest's console input comes from. Input goes in through
+/// [`Machine::queue_input`] and [`Machine::end_input`], so that a recording machine logs it.
 pub trait InputSource {
     /// Queues whatever input is available now, without waiting (called before every burst,
     /// so a program that checks the keyboard between other work sees keys as they come).
-    fn poll(&mut self, console: &mut Console);
-    /// Queues more input into the console, blocking until some arrives; closes the console's
+    fn poll(&mut self, machine: &mut dyn Machine);
+    /// Queues more input into the machine, blocking until some arrives; ends the machine's
     /// input at end of file.
-    fn fill(&mut self, console: &mut Console) -> io::Result<()>;
+    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()>;
 }
 
 /// All input known up front (an `--input` file or a test's script): queued before the program
@@ -33,16 +34,16 @@ pub trait InputSource {
 pub struct FixedInput(pub Option<Vec<u8>>);
 
 impl InputSource for FixedInput {
-    fn poll(&mut self, console: &mut Console) {
+    fn poll(&mut self, machine: &mut dyn Machine) {
         if let Some(bytes) = self.0.take() {
-            console.push_input(&bytes);
-            console.close_input();
+            machine.queue_input(&bytes);
+            machine.end_input();
         }
     }
 
-    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
-        self.poll(console);
-        console.close_input();
+    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+        self.poll(machine);
+        machine.end_input();
         Ok(())
     }
 }
@@ -73,30 +74,30 @@ impl StreamInput {
         StreamInput { chunks: rx }
     }
 
-    fn take(console: &mut Console, chunk: io::Result<Vec<u8>>) -> io::Result<()> {
+    fn take(machine: &mut dyn Machine, chunk: io::Result<Vec<u8>>) -> io::Result<()> {
         match chunk? {
-            bytes if bytes.is_empty() => console.close_input(),
-            bytes => console.push_input(&bytes),
+            bytes if bytes.is_empty() => machine.end_input(),
+            bytes => machine.queue_input(&bytes),
         }
         Ok(())
     }
 }
 
 impl InputSource for StreamInput {
-    fn poll(&mut self, console: &mut Console) {
+    fn poll(&mut self, machine: &mut dyn Machine) {
         while let Ok(chunk) = self.chunks.try_recv() {
-            if Self::take(console, chunk).is_err() {
-                console.close_input();
+            if Self::take(machine, chunk).is_err() {
+                machine.end_input();
             }
         }
     }
 
-    fn fill(&mut self, console: &mut Console) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
         match self.chunks.recv() {
-            Ok(chunk) => Self::take(console, chunk),
+            Ok(chunk) => Self::take(machine, chunk),
             // The reader thread ended: no more input will come.
             Err(_) => {
-                console.close_input();
+                machine.end_input();
                 Ok(())
             }
         }
@@ -155,7 +156,7 @@ pub fn run_to_end(
             None => BURST,
         };
         if !machine.console().input_closed() {
-            input.poll(machine.console());
+            input.poll(machine);
         }
         let outcome = machine.run(budget.min(SLICE));
         executed += outcome.executed;
@@ -179,7 +180,7 @@ pub fn run_to_end(
             Some(StopEvent::NeedInput) => {
                 out.flush()?;
                 if !machine.console().input_closed() {
-                    input.fill(machine.console())?;
+                    input.fill(machine)?;
                 }
                 let closed = machine.console().input_closed();
                 starved = if closed && outcome.executed == 0 {

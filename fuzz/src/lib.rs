@@ -104,7 +104,7 @@ pub fn lc3_obj(data: &[u8]) {
     };
     let profile = asmdbg_lc3::os::default_profile();
     if let Ok(mut m) = asmdbg_lc3::Lc3Machine::new(program, profile) {
-        m.console().close_input();
+        m.end_input();
         let outcome = m.run(MACHINE_BUDGET);
         assert!(outcome.executed <= MACHINE_BUDGET);
     }
@@ -258,8 +258,8 @@ fn exercise(m: &mut impl Machine, traps: &Traps, mips: bool) {
     for &(a, len, kind) in &traps.watchpoints {
         m.watchpoints().insert(a, len, kind);
     }
-    m.console().push_input(&traps.input);
-    m.console().close_input();
+    m.queue_input(&traps.input);
+    m.end_input();
     let mut left = MACHINE_BUDGET;
     let mut turns = 0;
     let max_turns = if mips { MACHINE_BUDGET } else { 64 };

@@ -240,13 +240,13 @@ impl<G: GdbMachine> RspSession<G> {
         self.discipline.input(typed, &mut guest, &mut echo);
         self.add_to_backlog(&echo);
         // The one place typed bytes enter the machine.
-        self.target.machine.console().push_input(&guest);
+        self.target.machine.queue_input(&guest);
     }
 
     /// The console's input ended (stdin closed).
     pub fn on_console_input_end(&mut self) {
         self.input_closed = true;
-        self.target.machine.console().close_input();
+        self.target.machine.end_input();
     }
 
     /// Nobody will take console output any more: it is dropped from now on.

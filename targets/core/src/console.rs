@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Console {
     input: VecDeque<u8>,
     /// No more input will ever be queued (end of the input file, terminal closed).

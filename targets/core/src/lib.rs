@@ -1,5 +1,6 @@
 //! What every asmdbg machine shares: the [`Machine`] trait and its stop events, breakpoint and
-//! watchpoint sets, the console buffers, symbols and source lines, and assembler diagnostics.
+//! watchpoint sets, the console buffers, the host boundary (record and replay of
+//! what comes in) and machine snapshots, symbols and source lines, and assembler diagnostics.
 //!
 //! Nothing here knows about gdb, tokio or terminals: a cpu built on this crate is a plain struct
 //! that the command line runs directly and the debugger drives in bounded bursts.
@@ -14,9 +15,11 @@ pub mod elf;
 pub mod event;
 pub mod flow;
 pub mod gdb;
+pub mod host;
 pub mod isa;
 pub mod machine;
 pub mod options;
+pub mod snapshot;
 pub mod symbols;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps};
@@ -26,9 +29,11 @@ pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;
+pub use host::{HostInput, InputLog, Journal};
 pub use isa::Isa;
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
 pub use options::MachineOptions;
+pub use snapshot::Snapshot;
 pub use symbols::{
     DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,
     SymbolTable,

@@ -62,6 +62,18 @@ pub trait Machine {
     fn watchpoints(&mut self) -> &mut WatchpointSet;
     fn console(&mut self) -> &mut Console;
 
+    /// Queues console input from outside (the user, an input file). Hosts feed input this way
+    /// rather than through [`Machine::console`], so that a recording machine logs it with the
+    /// instruction count at which it came (see [`crate::host`]).
+    fn queue_input(&mut self, bytes: &[u8]) {
+        self.console().push_input(bytes);
+    }
+
+    /// Marks the end of console input, logged like [`Machine::queue_input`].
+    fn end_input(&mut self) {
+        self.console().close_input();
+    }
+
     /// Instructions completed since the machine was created or reset.
     fn instructions_executed(&self) -> u64;
 

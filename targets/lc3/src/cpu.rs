@@ -659,3 +659,64 @@ impl Cpu {
         stop
     }
 }
+
+/// The cpu's part of the machine state ([`crate::machine::Lc3Machine`]'s snapshots): registers,
+/// memory, devices, console and counters; not the breakpoints, watchpoints or the caches and
+/// resume flag derived for them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpuState {
+    pub regs: [u16; 8],
+    pub pc: u16,
+    pub psr: u16,
+    pub saved_ssp: u16,
+    pub saved_usp: u16,
+    pub mem: Box<[u16; 0x10000]>,
+    pub console: Console,
+    kbsr_ie: bool,
+    dsr_ie: bool,
+    ddr: u16,
+    mcr: u16,
+    empty_polls: u32,
+    executed: u64,
+}
+
+impl Cpu {
+    /// A copy of the machine state the cpu holds.
+    pub fn state(&self) -> CpuState {
+        CpuState {
+            regs: self.regs,
+            pc: self.pc,
+            psr: self.psr(),
+            saved_ssp: self.saved_ssp,
+            saved_usp: self.saved_usp,
+            mem: self.mem.clone(),
+            console: self.console.clone(),
+            kbsr_ie: self.kbsr_ie,
+            dsr_ie: self.dsr_ie,
+            ddr: self.ddr,
+            mcr: self.mcr,
+            empty_polls: self.empty_polls,
+            executed: self.executed,
+        }
+    }
+
+    /// Puts a state back; the breakpoints and watchpoints stay (their caches depend on nothing
+    /// restored), a pending watch resume is dropped with the instruction it belonged to.
+    pub fn set_state(&mut self, state: &CpuState) {
+        self.regs = state.regs;
+        self.pc = state.pc;
+        self.saved_ssp = state.saved_ssp;
+        self.saved_usp = state.saved_usp;
+        self.mem.copy_from_slice(&state.mem[..]);
+        self.console.clone_from(&state.console);
+        self.kbsr_ie = state.kbsr_ie;
+        self.dsr_ie = state.dsr_ie;
+        self.ddr = state.ddr;
+        self.mcr = state.mcr;
+        self.empty_polls = state.empty_polls;
+        self.executed = state.executed;
+        self.debug.watch.end_resume();
+        // Also re-derives the access window and the interrupt arming.
+        self.set_psr(state.psr);
+    }
+}

@@ -3,13 +3,14 @@
 //!
 //! Native addresses are LC-3 word addresses (x0000–xFFFF); each unit is a 16-bit word.
 
+use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
-    RegisterInfo, RunOutcome, SourceFile, StopEvent, WatchpointSet,
+    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
+    MemError, RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
 };
 
 use crate::asm::{assemble, AsmOptions};
-use crate::cpu::Cpu;
+use crate::cpu::{Cpu, CpuState};
 use crate::decode::disassemble;
 use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
 use crate::program::Program;
@@ -82,6 +83,14 @@ pub struct Lc3Machine {
     profile: &'static Profile,
     os: &'static OsImage,
     program: Program,
+    /// Console input is its only outside input: recorded or replayed here.
+    journal: Journal,
+}
+
+/// The complete state of an [`Lc3Machine`] (see [`CpuState`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lc3State {
+    pub cpu: CpuState,
 }
 
 impl Lc3Machine {
@@ -95,6 +104,7 @@ impl Lc3Machine {
             profile,
             os,
             program,
+            journal: Journal::off(),
         };
         machine.reset();
         Ok(machine)
@@ -126,6 +136,53 @@ impl Lc3Machine {
     pub fn entry(&self) -> u16 {
         self.program.entry().unwrap_or(DEFAULT_ENTRY)
     }
+
+    /// How console input is taken: live, recorded, or replayed from a log (see
+    /// [`asmdbg_core::host`]). Returns the journal it replaces.
+    pub fn set_journal(&mut self, journal: Journal) -> Journal {
+        std::mem::replace(&mut self.journal, journal)
+    }
+
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// Replays `log` from here on.
+    pub fn replay(&mut self, log: InputLog) {
+        self.set_journal(Journal::replaying(log));
+    }
+}
+
+impl Replayable for Lc3Machine {
+    fn journal_mut(&mut self) -> &mut Journal {
+        &mut self.journal
+    }
+
+    fn console_mut(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instruction_count(&self) -> u64 {
+        self.cpu.instructions_executed()
+    }
+
+    fn run_inner(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.run(budget)
+    }
+}
+
+impl Snapshot for Lc3Machine {
+    type State = Lc3State;
+
+    fn snapshot(&self) -> Lc3State {
+        Lc3State {
+            cpu: self.cpu.state(),
+        }
+    }
+
+    fn restore(&mut self, state: &Lc3State) {
+        self.cpu.set_state(&state.cpu);
+    }
 }
 
 impl Machine for Lc3Machine {
@@ -134,6 +191,9 @@ impl Machine for Lc3Machine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
         self.cpu.run(budget)
     }
 
@@ -209,6 +269,14 @@ impl Machine for Lc3Machine {
         &mut self.cpu.console
     }
 
+    fn queue_input(&mut self, bytes: &[u8]) {
+        host::queue_console(self, Some(bytes));
+    }
+
+    fn end_input(&mut self) {
+        host::queue_console(self, None);
+    }
+
     fn instructions_executed(&self) -> u64 {
         self.cpu.instructions_executed()
     }
@@ -228,6 +296,10 @@ impl Machine for Lc3Machine {
         let entry = self.entry();
         self.cpu
             .reset_state(entry, self.profile.initial_psr, self.profile.initial_ssp);
+        // A new run: counts start again at 0, so a log goes on as a new one.
+        if self.journal.is_recording() || self.journal.is_replaying() {
+            self.journal = Journal::recording();
+        }
     }
 
     fn disassemble(&self, addr: u64) -> Option<(String, u64)> {

@@ -1,5 +1,6 @@
 //! MIPS32 as the MARS 4.5 simulator runs it: assembler (MARS dialect, pseudo-instructions,
-//! macros), cpu with coprocessors 0 and 1, MARS syscalls, and the [`asmdbg_core::Machine`]
+//! macros), cpu with coprocessors 0 and 1, MARS syscalls performed by the machine
+//! wrapper through one host boundary ([`host`]), and the [`asmdbg_core::Machine`]
 //! implementation.
 
 pub mod asm;
@@ -8,6 +9,7 @@ pub mod cpu;
 pub mod decode;
 pub mod elf;
 pub mod gdb;
+pub mod host;
 pub mod javafmt;
 pub mod machine;
 pub mod memory;
@@ -16,5 +18,5 @@ pub mod random;
 pub mod syscalls;
 
 pub use backend::BACKEND;
-pub use machine::{load_machine, MipsMachine};
+pub use machine::{load_machine, MipsMachine, MipsState};
 pub use program::{Chunk, ChunkKind, Program};

@@ -5,19 +5,19 @@
 //! badvaddr, cause, pc, f0-f31, fcsr, fir), with MARS's EPC appended, so the stub can serialise
 //! them in order.
 
-use std::path::{Path, PathBuf};
-
+use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
-    RegisterInfo, RunOutcome, SourceFile, StopEvent, WatchpointSet,
+    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
+    MemError, RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
 };
 
 use crate::asm::{assemble, AsmOptions};
-use crate::cpu::{Cpu, FaultSources};
+use crate::cpu::{Cpu, CpuState};
 use crate::decode::{format_instruction, GPR_NAMES};
+use crate::host::Host;
 use crate::memory::{in_ktext, in_text, Memory, Region, KTEXT_BASE, TEXT_BASE};
 use crate::program::Program;
-use crate::syscalls::SyscallState;
+use crate::syscalls::{Syscall, SyscallState};
 
 /// How many instruction words past the loaded code a debugger write may add.
 pub const MAX_TEXT_GROWTH: usize = 16 * 1024;
@@ -76,34 +76,44 @@ fn fcsr_bit(n: u32) -> u32 {
     }
 }
 
-/// A MIPS machine running one assembled program as MARS 4.5 would.
+/// A MIPS machine running one assembled program as MARS 4.5 would: the cpu and the syscalls'
+/// state (plain data, see [`MipsState`]) and the host they reach the outside world through.
 #[derive(Debug)]
 pub struct MipsMachine {
     cpu: Cpu,
+    sys: SyscallState,
+    host: Host,
     program: Program,
     opts: MachineOptions,
-    sources: FaultSources,
+}
+
+/// The complete state of a [`MipsMachine`]: registers, memory, code (as patched), console
+/// queue, delay-slot state and instruction count; heap pointer, random streams, virtual clock
+/// and open files as numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MipsState {
+    pub cpu: CpuState,
+    pub sys: SyscallState,
 }
 
 impl MipsMachine {
     /// Loads `program` with MARS's initial state. Fails if a chunk lies outside MARS's segments.
     pub fn new(program: Program, opts: &MachineOptions) -> Result<Self, LoadError> {
-        let sources = FaultSources {
-            lines: program.debug.lines.clone(),
-            files: program
-                .debug
-                .sources
-                .files()
-                .iter()
-                .map(|f| display_path(&f.name, opts.work_dir.as_deref()))
-                .collect(),
-        };
-        let cpu = build_cpu(&program, opts, sources.clone())?;
+        let names: Vec<&str> = program
+            .debug
+            .sources
+            .files()
+            .iter()
+            .map(|f| &*f.name)
+            .collect();
+        let host = Host::new(opts.work_dir.clone(), &names);
+        let cpu = build_cpu(&program, opts)?;
         Ok(MipsMachine {
             cpu,
+            sys: syscall_state(opts),
+            host,
             program,
             opts: opts.clone(),
-            sources,
         })
     }
 
@@ -122,23 +132,109 @@ impl MipsMachine {
     /// Bytes the guest wrote for the host's stderr (fd 2, and dialogs with
     /// `dialogs_to_stderr`) since the last call. The machine never writes to stderr itself.
     pub fn take_stderr(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.cpu.sys.stderr)
+        self.host.take_stderr()
+    }
+
+    /// How answers of the outside world are taken: live, recorded, or replayed from a log
+    /// (see [`asmdbg_core::host`]). Returns the journal it replaces.
+    pub fn set_journal(&mut self, journal: Journal) -> Journal {
+        std::mem::replace(&mut self.host.journal, journal)
+    }
+
+    pub fn journal(&self) -> &Journal {
+        &self.host.journal
+    }
+
+    /// Replays `log` from here on: what the guest asks of the host is served from it.
+    pub fn replay(&mut self, log: InputLog) {
+        self.set_journal(Journal::replaying(log));
+    }
+
+    /// Performs the `syscall` the cpu stopped at and finishes its instruction.
+    fn syscall(&mut self) -> (bool, Option<StopEvent>) {
+        let result = Syscall {
+            cpu: &mut self.cpu,
+            sys: &mut self.sys,
+            host: &mut self.host,
+        }
+        .perform();
+        self.cpu.finish_syscall(result)
+    }
+
+    /// A stop leaving the machine: MARS's runtime errors name the source file and line.
+    fn report(&self, stop: Option<StopEvent>) -> Option<StopEvent> {
+        match stop {
+            Some(StopEvent::Fault(mut fault)) => {
+                let place = self
+                    .host
+                    .error_place(&self.program.debug.lines, fault.pc as u32);
+                fault.message.insert_str(0, &place);
+                Some(StopEvent::Fault(fault))
+            }
+            stop => stop,
+        }
     }
 }
 
-/// How MARS names a source file in runtime errors: its absolute path. The name is tried as given
-/// (relative to the working directory), then relative to `work_dir`.
-fn display_path(name: &str, work_dir: Option<&Path>) -> String {
-    let given = PathBuf::from(name);
-    let in_work_dir = work_dir.map(|dir| dir.join(name));
-    std::fs::canonicalize(&given)
-        .or_else(|e| match &in_work_dir {
-            Some(path) => std::fs::canonicalize(path),
-            None => Err(e),
-        })
-        .or_else(|_| std::path::absolute(&given))
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| name.to_string())
+impl Replayable for MipsMachine {
+    fn journal_mut(&mut self) -> &mut Journal {
+        &mut self.host.journal
+    }
+
+    fn console_mut(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instruction_count(&self) -> u64 {
+        self.cpu.instructions
+    }
+
+    /// Runs the cpu, performing its syscalls, until the budget is used, a stop, or the start of
+    /// a real-time sleep.
+    fn run_inner(&mut self, budget: u64) -> RunOutcome {
+        if self.host.asleep() {
+            return RunOutcome {
+                executed: 0,
+                stop: None,
+            };
+        }
+        let mut executed = 0;
+        loop {
+            let outcome = self.cpu.run(budget - executed);
+            executed += outcome.executed;
+            if outcome.stop.is_some() || !self.cpu.take_syscall() {
+                return RunOutcome {
+                    executed,
+                    stop: self.report(outcome.stop),
+                };
+            }
+            let (counted, stop) = self.syscall();
+            executed += counted as u64;
+            if stop.is_some() || executed >= budget || self.host.wake_time().is_some() {
+                return RunOutcome {
+                    executed,
+                    stop: self.report(stop),
+                };
+            }
+        }
+    }
+}
+
+impl Snapshot for MipsMachine {
+    type State = MipsState;
+
+    fn snapshot(&self) -> MipsState {
+        MipsState {
+            cpu: self.cpu.state(),
+            sys: self.sys.clone(),
+        }
+    }
+
+    fn restore(&mut self, state: &MipsState) {
+        self.cpu.set_state(&state.cpu);
+        self.sys.clone_from(&state.sys);
+        self.host.forget_handles();
+    }
 }
 
 fn bad_program(message: String) -> LoadError {
@@ -148,23 +244,21 @@ fn bad_program(message: String) -> LoadError {
     }
 }
 
-fn build_cpu(
-    program: &Program,
-    opts: &MachineOptions,
-    sources: FaultSources,
-) -> Result<Cpu, LoadError> {
+fn syscall_state(opts: &MachineOptions) -> SyscallState {
     let mut sys = SyscallState::new();
     sys.default_seed = opts.seed.map(|s| s as i64);
     sys.virtual_time = opts.virtual_time;
     sys.dialogs_to_stderr = opts.dialogs_to_stderr;
-    sys.work_dir = opts.work_dir.clone();
+    sys
+}
+
+fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError> {
     let start = match (opts.start_at_main, program.main) {
         (true, Some(main)) => main,
         _ => program.text_start,
     };
-    let mut cpu = Cpu::new(start, sys);
+    let mut cpu = Cpu::new(start);
     cpu.delay_slots = opts.delay_slots;
-    cpu.sources = sources;
     for chunk in &program.chunks {
         let end = chunk.addr as u64 + chunk.bytes.len() as u64;
         if chunk.kind.is_code() {
@@ -219,7 +313,7 @@ impl Machine for MipsMachine {
     }
 
     fn wake_time(&self) -> Option<std::time::Instant> {
-        self.cpu.sys.sleep_until
+        self.host.wake_time()
     }
 
     fn isa(&self) -> Isa {
@@ -227,11 +321,19 @@ impl Machine for MipsMachine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        self.cpu.run(budget)
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.run_inner(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {
-        self.cpu.step()
+        let stop = self.cpu.step();
+        if stop.is_none() && self.cpu.take_syscall() {
+            let (_, stop) = self.syscall();
+            return self.report(stop);
+        }
+        self.report(stop)
     }
 
     fn pc(&self) -> u64 {
@@ -352,6 +454,14 @@ impl Machine for MipsMachine {
         &mut self.cpu.console
     }
 
+    fn queue_input(&mut self, bytes: &[u8]) {
+        host::queue_console(self, Some(bytes));
+    }
+
+    fn end_input(&mut self) {
+        host::queue_console(self, None);
+    }
+
     fn instructions_executed(&self) -> u64 {
         self.cpu.instructions
     }
@@ -359,12 +469,18 @@ impl Machine for MipsMachine {
     fn reset(&mut self) {
         // The same program loaded into the same options cannot fail a second time; keep the
         // current state in the impossible case that it does.
-        if let Ok(mut cpu) = build_cpu(&self.program, &self.opts, self.sources.clone()) {
+        if let Ok(mut cpu) = build_cpu(&self.program, &self.opts) {
             cpu.breakpoints =
                 std::mem::replace(&mut self.cpu.breakpoints, BreakpointSet::new(0, 0, 2));
             cpu.watchpoints =
                 std::mem::replace(&mut self.cpu.watchpoints, WatchpointSet::new(1 << 32, 12));
             self.cpu = cpu;
+            self.sys = syscall_state(&self.opts);
+            self.host.forget_handles();
+            // A new run: counts start again at 0, so a log goes on as a new one.
+            if self.host.journal.is_recording() || self.host.journal.is_replaying() {
+                self.host.journal = Journal::recording();
+            }
         }
     }
 

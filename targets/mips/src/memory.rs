@@ -49,7 +49,7 @@ pub fn in_ktext(addr: u32) -> bool {
 }
 
 /// Data, stack, kernel data and MMIO bytes.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Memory {
     data: Vec<u8>,
     /// Bytes from `STACK_LOW` up to 0x80000000 (the top word may be read whole).

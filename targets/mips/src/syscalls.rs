@@ -2,6 +2,12 @@
 //! relative to the working directory, time and sleep, `java.util.Random` streams, and the Swing
 //! dialogs (50-59) rendered as text.
 //!
+//! The cpu stops at a `syscall` ([`crate::cpu::Cpu::run`] leaves the loop with the syscall
+//! pending) and the machine wrapper performs it here, with the cpu, the syscall state (plain
+//! data: heap pointer, random streams, virtual clock, open files as numbers) and the
+//! [`Host`] (everything outside: files, clock, sleep, stderr), then hands the result back to
+//! the cpu to finish the instruction.
+//!
 //! Dialogs print their message and, for the input dialogs (50-54), the answer read from the next
 //! console line, each ending in a newline: `Column? 4` then `You chose 4` for 51 then 56. The
 //! confirm dialog (50) shows `[0=yes 1=no 2=cancel]` and takes 0/y/yes, 1/n/no, anything else as
@@ -12,15 +18,12 @@
 //! `NeedInput` stop leaves the machine exactly before the `syscall` and running again after the
 //! host queues input repeats it from scratch.
 
-use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
-use std::path::PathBuf;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::collections::BTreeMap;
 
 use asmdbg_core::AccessKind;
 
 use crate::cpu::{exc, Cpu, Trap};
+use crate::host::Host;
 use crate::javafmt::{double_to_string, float_to_string, parse_double, parse_float, parse_int};
 use crate::memory::{DATA_LIMIT, HEAP_BASE};
 use crate::random::JavaRandom;
@@ -28,139 +31,134 @@ use crate::random::JavaRandom;
 /// MARS allows 32 open files including the three standard streams.
 const MAX_FILES: usize = 32;
 
-#[derive(Debug)]
-struct OpenFile {
-    name: String,
-    file: File,
-    writable: bool,
+/// An open file as the machine knows it: numbers and a name, never a handle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenFile {
+    pub name: String,
+    pub writable: bool,
+    pub append: bool,
+    /// Bytes read or written so far (where the host's handle must stand).
+    pub position: u64,
 }
 
-/// Per-run state of the syscalls.
-#[derive(Debug)]
+/// The syscalls' part of the machine state.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyscallState {
     /// Next address `sbrk` hands out.
     pub heap: u32,
-    randoms: HashMap<i32, JavaRandom>,
+    randoms: BTreeMap<i32, JavaRandom>,
     /// Seed for streams the program uses without seeding them (`--seed`).
     pub default_seed: Option<i64>,
     /// Sleep and time use a virtual clock that only sleeps advance.
     pub virtual_time: bool,
-    virtual_ms: i64,
-    /// Dialogs (50-59) are written to `stderr` instead of the console.
+    /// The virtual clock: the wall clock at its first read (asked of the host then), plus
+    /// every sleep.
+    virtual_base: Option<i64>,
+    virtual_slept: i64,
+    /// Dialogs (50-59) are written to the host's stderr instead of the console.
     pub dialogs_to_stderr: bool,
-    /// Directory relative file names resolve against.
-    pub work_dir: Option<PathBuf>,
     /// Descriptor `n` is slot `n - 3`.
     files: Vec<Option<OpenFile>>,
-    /// Bytes for the host's stderr (fd 2 writes, dialogs with `dialogs_to_stderr`).
-    pub stderr: Vec<u8>,
-    /// A real-time sleep in progress: the machine runs nothing until then. The host waits
-    /// (and stays responsive to the debugger) instead of the cpu blocking in a system call.
-    pub sleep_until: Option<Instant>,
 }
 
 impl SyscallState {
     pub fn new() -> Self {
         SyscallState {
             heap: HEAP_BASE,
-            randoms: HashMap::new(),
+            randoms: BTreeMap::new(),
             default_seed: None,
             virtual_time: false,
-            virtual_ms: now_ms(),
+            virtual_base: None,
+            virtual_slept: 0,
             dialogs_to_stderr: false,
-            work_dir: None,
             files: Vec::new(),
-            stderr: Vec::new(),
-            sleep_until: None,
         }
     }
 
-    fn random(&mut self, id: i32) -> &mut JavaRandom {
-        let seed = self.default_seed.unwrap_or_else(clock_seed);
+    fn random(&mut self, id: i32, host: &mut Host, count: u64) -> &mut JavaRandom {
+        let default_seed = self.default_seed;
         self.randoms
             .entry(id)
-            .or_insert_with(|| JavaRandom::new(seed))
+            .or_insert_with(|| JavaRandom::new(default_seed.unwrap_or_else(|| host.seed(count))))
     }
 
-    fn now_ms(&self) -> i64 {
+    fn now_ms(&mut self, host: &mut Host, count: u64) -> i64 {
         if self.virtual_time {
-            self.virtual_ms
+            let base = *self
+                .virtual_base
+                .get_or_insert_with(|| host.clock_ms(count));
+            base.wrapping_add(self.virtual_slept)
         } else {
-            now_ms()
+            host.clock_ms(count)
         }
     }
 
-    /// Sleeps `ms` milliseconds: on the virtual clock at once, or in real time by setting a
-    /// deadline. Returns whether the cpu must stop running until the deadline.
-    fn sleep(&mut self, ms: i32) -> bool {
+    /// Sleeps `ms` milliseconds: on the virtual clock at once, or in real time through the host.
+    /// Returns whether the cpu must stop running until the host's wake-up time.
+    fn sleep(&mut self, ms: i32, host: &mut Host, count: u64) -> bool {
         if ms <= 0 {
             return false;
         }
         if self.virtual_time {
-            self.virtual_ms = self.virtual_ms.wrapping_add(ms as i64);
+            self.virtual_slept = self.virtual_slept.wrapping_add(ms as i64);
             false
         } else {
-            self.sleep_until = Some(Instant::now() + Duration::from_millis(ms as u64));
-            true
+            host.sleep(count, ms)
         }
     }
 
-    fn resolve(&self, name: &str) -> PathBuf {
-        match &self.work_dir {
-            Some(dir) => dir.join(name),
-            None => PathBuf::from(name),
-        }
-    }
-
-    fn open(&mut self, name: &str, flags: u32) -> i32 {
+    fn open(&mut self, name: &str, flags: u32, host: &mut Host, count: u64) -> i32 {
         let open_already = self.files.iter().flatten().any(|f| f.name == name);
         if open_already {
             return -1;
         }
-        let path = self.resolve(name);
-        let (file, writable) = if flags == 0 {
-            (File::open(&path), false)
-        } else if flags & 1 != 0 {
-            let mut opts = OpenOptions::new();
-            opts.create(true);
-            if flags & 8 != 0 {
-                opts.append(true);
-            } else {
-                opts.write(true).truncate(true);
+        let entry = if flags == 0 {
+            OpenFile {
+                name: name.to_string(),
+                writable: false,
+                append: false,
+                position: 0,
             }
-            (opts.open(&path), true)
+        } else if flags & 1 != 0 {
+            OpenFile {
+                name: name.to_string(),
+                writable: true,
+                append: flags & 8 != 0,
+                position: 0,
+            }
         } else {
             return -1;
         };
-        let Ok(file) = file else {
+        let slot = match self.files.iter().position(Option::is_none) {
+            Some(i) => Some(i),
+            None if self.files.len() + 3 >= MAX_FILES => None,
+            None => Some(self.files.len()),
+        };
+        let fd = slot.map(|i| i as i32 + 3);
+        if !host.open(count, fd, name, &entry) {
+            return -1;
+        }
+        let Some(slot) = slot else {
             return -1;
         };
-        let entry = Some(OpenFile {
-            name: name.to_string(),
-            file,
-            writable,
-        });
-        if let Some(i) = self.files.iter().position(Option::is_none) {
-            self.files[i] = entry;
-            return i as i32 + 3;
+        if slot == self.files.len() {
+            self.files.push(None);
         }
-        if self.files.len() + 3 >= MAX_FILES {
-            return -1;
-        }
-        self.files.push(entry);
-        self.files.len() as i32 + 2
+        self.files[slot] = Some(entry);
+        slot as i32 + 3
     }
 
-    fn file(&mut self, fd: i32, writable: bool) -> Option<&mut File> {
+    fn file(&mut self, fd: i32, writable: bool) -> Option<&mut OpenFile> {
         let slot = usize::try_from(fd).ok()?.checked_sub(3)?;
         let f = self.files.get_mut(slot)?.as_mut()?;
-        (f.writable == writable).then_some(&mut f.file)
+        (f.writable == writable).then_some(f)
     }
 
-    fn close(&mut self, fd: i32) {
+    fn close(&mut self, fd: i32, host: &mut Host) {
         if let Some(slot) = usize::try_from(fd).ok().and_then(|fd| fd.checked_sub(3)) {
             if let Some(entry) = self.files.get_mut(slot) {
                 *entry = None;
+                host.close(fd);
             }
         }
     }
@@ -170,22 +168,6 @@ impl Default for SyscallState {
     fn default() -> Self {
         Self::new()
     }
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-/// A seed that differs between runs, as `new Random()` does.
-fn clock_seed() -> i64 {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as i64)
-        .unwrap_or(0);
-    nanos ^ 0x5dee_ce66_d1a4_f00d_u64 as i64
 }
 
 /// Appends bytes as Latin-1 characters encoded in UTF-8 (what Java prints on a UTF-8 host).
@@ -208,21 +190,28 @@ fn syscall_error(number: u32, what: &str) -> Trap {
     Trap::exception(exc::SYSCALL, format!("{what} (syscall {number})"))
 }
 
-impl Cpu {
+/// One syscall being performed: the cpu that stopped at it, the syscall state and the host.
+pub(crate) struct Syscall<'a> {
+    pub cpu: &'a mut Cpu,
+    pub sys: &'a mut SyscallState,
+    pub host: &'a mut Host,
+}
+
+impl Syscall<'_> {
     fn print(&mut self, text: &str) {
-        self.console.write(text.as_bytes());
+        self.cpu.console.write(text.as_bytes());
     }
 
     fn print_latin1(&mut self, bytes: &[u8]) {
         let mut out = Vec::with_capacity(bytes.len());
         latin1_to_utf8(&mut out, bytes);
-        self.console.write(&out);
+        self.cpu.console.write(&out);
     }
 
     /// Dialog text goes to the console or, with `dialogs_to_stderr`, to the stderr buffer.
     fn dialog_output(&mut self, bytes: &[u8]) {
         if self.sys.dialogs_to_stderr {
-            latin1_to_utf8(&mut self.sys.stderr, bytes);
+            latin1_to_utf8(self.host.stderr(), bytes);
         } else {
             self.print_latin1(bytes);
         }
@@ -230,10 +219,10 @@ impl Cpu {
 
     /// The next input line without its line ending, or `NeedInput` with nothing consumed.
     fn take_line(&mut self) -> Result<String, Trap> {
-        if !self.console.has_line() {
+        if !self.cpu.console.has_line() {
             return Err(Trap::NeedInput);
         }
-        let line = self.console.read_line().unwrap_or_default();
+        let line = self.cpu.console.read_line().unwrap_or_default();
         let text = String::from_utf8_lossy(&line).into_owned();
         let text = text.strip_suffix('\n').unwrap_or(&text);
         Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
@@ -245,12 +234,12 @@ impl Cpu {
         } else {
             value.to_bits()
         };
-        self.fpr[0] = bits as u32;
-        self.fpr[1] = (bits >> 32) as u32;
+        self.cpu.fpr[0] = bits as u32;
+        self.cpu.fpr[1] = (bits >> 32) as u32;
     }
 
     fn double_f12(&self) -> f64 {
-        f64::from_bits(((self.fpr[13] as u64) << 32) | self.fpr[12] as u64)
+        f64::from_bits(((self.cpu.fpr[13] as u64) << 32) | self.cpu.fpr[12] as u64)
     }
 
     /// Stores `text` (one byte per UTF-16 unit, as MARS's `setByte(charAt(i))`) fgets-style:
@@ -259,44 +248,44 @@ impl Cpu {
         let units: Vec<u16> = text.encode_utf16().take(max_len as usize).collect();
         let mut addr = buf;
         for &u in &units {
-            self.store_u8(addr, u as u8)?;
+            self.cpu.store_u8(addr, u as u8)?;
             addr = addr.wrapping_add(1);
         }
         if (units.len() as u32) < max_len {
-            self.store_u8(addr, b'\n')?;
+            self.cpu.store_u8(addr, b'\n')?;
             addr = addr.wrapping_add(1);
         }
         if nul {
-            self.store_u8(addr, 0)?;
+            self.cpu.store_u8(addr, 0)?;
         }
         Ok(())
     }
 
     /// Executes the syscall selected by $v0.
-    pub(crate) fn syscall(&mut self) -> Result<(), Trap> {
-        let number = self.reg(2);
-        let a0 = self.reg(4);
-        let a1 = self.reg(5);
-        let a2 = self.reg(6);
+    pub(crate) fn perform(&mut self) -> Result<(), Trap> {
+        let number = self.cpu.reg(2);
+        let a0 = self.cpu.reg(4);
+        let a1 = self.cpu.reg(5);
+        let a2 = self.cpu.reg(6);
         match number {
             1 => self.print(&(a0 as i32).to_string()),
-            2 => self.print(&float_to_string(f32::from_bits(self.fpr[12]))),
+            2 => self.print(&float_to_string(f32::from_bits(self.cpu.fpr[12]))),
             3 => self.print(&double_to_string(self.double_f12())),
             4 => {
-                let bytes = self.read_c_string(a0)?;
+                let bytes = self.cpu.read_c_string(a0)?;
                 self.print_latin1(&bytes);
             }
             5 => {
                 let line = self.take_line()?;
                 let value =
                     parse_int(&line).ok_or_else(|| syscall_error(5, "invalid integer input"))?;
-                self.set_reg(2, value as u32);
+                self.cpu.set_reg(2, value as u32);
             }
             6 => {
                 let line = self.take_line()?;
                 let value =
                     parse_float(&line).ok_or_else(|| syscall_error(6, "invalid float input"))?;
-                self.fpr[0] = if value.is_nan() {
+                self.cpu.fpr[0] = if value.is_nan() {
                     0x7fc0_0000
                 } else {
                     value.to_bits()
@@ -311,7 +300,8 @@ impl Cpu {
             8 => {
                 let max_len = (a1 as i32).wrapping_sub(1);
                 // A watched buffer must stop the syscall before it consumes the line.
-                self.watch_range(a0, (a1 as i32).max(0) as u64, AccessKind::Write)?;
+                self.cpu
+                    .watch_range(a0, (a1 as i32).max(0) as u64, AccessKind::Write)?;
                 let line = self.take_line()?;
                 self.store_line(a0, &line, max_len.max(0) as u32, max_len >= 0)?;
             }
@@ -333,7 +323,7 @@ impl Cpu {
                     ));
                 }
                 self.sys.heap = next as u32;
-                self.set_reg(2, start);
+                self.cpu.set_reg(2, start);
             }
             10 => return Err(Trap::Exit(0)),
             11 => self.print_latin1(&[a0 as u8]),
@@ -343,33 +333,32 @@ impl Cpu {
                     .encode_utf16()
                     .next()
                     .ok_or_else(|| syscall_error(12, "invalid char input"))?;
-                self.set_reg(2, first as u32);
+                self.cpu.set_reg(2, first as u32);
             }
             13 => {
-                let name = latin1_string(&self.read_c_string(a0)?);
-                let fd = self.sys.open(&name, a1);
-                self.set_reg(2, fd as u32);
+                let name = latin1_string(&self.cpu.read_c_string(a0)?);
+                let count = self.cpu.instructions;
+                let fd = self.sys.open(&name, a1, self.host, count);
+                self.cpu.set_reg(2, fd as u32);
             }
             14 => self.sys_read(a0 as i32, a1, a2 as i32)?,
             15 => self.sys_write(a0 as i32, a1, a2 as i32)?,
-            16 => self.sys.close(a0 as i32),
+            16 => self.sys.close(a0 as i32, self.host),
             17 => return Err(Trap::Exit(a0 as i32)),
             30 => {
-                let now = self.sys.now_ms();
-                self.set_reg(4, now as u32);
-                self.set_reg(5, (now >> 32) as u32);
+                let now = self.sys.now_ms(self.host, self.cpu.instructions);
+                self.cpu.set_reg(4, now as u32);
+                self.cpu.set_reg(5, (now >> 32) as u32);
             }
             31 => {}
             32 => {
-                if self.sys.sleep(a0 as i32) {
-                    return Err(Trap::Sleep);
-                }
+                // A real-time sleep sets the host\'s wake-up time; the machine ends the run.
+                self.sys.sleep(a0 as i32, self.host, self.cpu.instructions);
             }
             // Synchronous MIDI blocks for the note's duration.
             33 => {
-                if self.sys.sleep(a1 as i32) {
-                    return Err(Trap::Sleep);
-                }
+                // A real-time sleep sets the host\'s wake-up time; the machine ends the run.
+                self.sys.sleep(a1 as i32, self.host, self.cpu.instructions);
             }
             34 => self.print(&format!("0x{a0:08x}")),
             35 => self.print(&format!("{a0:032b}")),
@@ -380,23 +369,32 @@ impl Cpu {
                     .insert(a0 as i32, JavaRandom::new(a1 as i32 as i64));
             }
             41 => {
-                let value = self.sys.random(a0 as i32).next_int();
-                self.set_reg(4, value as u32);
+                let value = self
+                    .sys
+                    .random(a0 as i32, self.host, self.cpu.instructions)
+                    .next_int();
+                self.cpu.set_reg(4, value as u32);
             }
             42 => {
                 let value = self
                     .sys
-                    .random(a0 as i32)
+                    .random(a0 as i32, self.host, self.cpu.instructions)
                     .next_int_bounded(a1 as i32)
                     .ok_or_else(|| syscall_error(42, "Upper bound of range cannot be negative"))?;
-                self.set_reg(4, value as u32);
+                self.cpu.set_reg(4, value as u32);
             }
             43 => {
-                let value = self.sys.random(a0 as i32).next_float();
-                self.fpr[0] = value.to_bits();
+                let value = self
+                    .sys
+                    .random(a0 as i32, self.host, self.cpu.instructions)
+                    .next_float();
+                self.cpu.fpr[0] = value.to_bits();
             }
             44 => {
-                let value = self.sys.random(a0 as i32).next_double();
+                let value = self
+                    .sys
+                    .random(a0 as i32, self.host, self.cpu.instructions)
+                    .next_double();
                 self.set_double_f0(value);
             }
             50..=54 => self.input_dialog(number, a0, a1, a2)?,
@@ -416,54 +414,56 @@ impl Cpu {
 
     fn sys_read(&mut self, fd: i32, buf: u32, len: i32) -> Result<(), Trap> {
         if len < 0 {
-            self.set_reg(2, -1i32 as u32);
+            self.cpu.set_reg(2, -1i32 as u32);
             return Ok(());
         }
-        self.watch_range(buf, len as u64, AccessKind::Write)?;
+        self.cpu.watch_range(buf, len as u64, AccessKind::Write)?;
         let bytes = if fd == 0 {
-            if self.console.pending_input() == 0 {
-                if !self.console.input_closed() {
+            if self.cpu.console.pending_input() == 0 {
+                if !self.cpu.console.input_closed() {
                     return Err(Trap::NeedInput);
                 }
                 Vec::new()
             } else {
-                let n = (len as usize).min(self.console.pending_input());
-                (0..n).filter_map(|_| self.console.read_byte()).collect()
+                let n = (len as usize).min(self.cpu.console.pending_input());
+                (0..n)
+                    .filter_map(|_| self.cpu.console.read_byte())
+                    .collect()
             }
         } else {
+            let count = self.cpu.instructions;
             let Some(file) = self.sys.file(fd, false) else {
-                self.set_reg(2, -1i32 as u32);
+                self.cpu.set_reg(2, -1i32 as u32);
                 return Ok(());
             };
-            let mut data = vec![0; (len as usize).min(1 << 24)];
-            match file.read(&mut data) {
-                Ok(n) => {
-                    data.truncate(n);
+            match self.host.read(count, fd, file, (len as usize).min(1 << 24)) {
+                Some(data) => {
+                    file.position += data.len() as u64;
                     data
                 }
-                Err(_) => {
-                    self.set_reg(2, -1i32 as u32);
+                None => {
+                    self.cpu.set_reg(2, -1i32 as u32);
                     return Ok(());
                 }
             }
         };
         for (i, &b) in bytes.iter().enumerate() {
-            self.store_u8(buf.wrapping_add(i as u32), b)?;
+            self.cpu.store_u8(buf.wrapping_add(i as u32), b)?;
         }
-        self.set_reg(2, bytes.len() as u32);
+        self.cpu.set_reg(2, bytes.len() as u32);
         Ok(())
     }
 
     fn sys_write(&mut self, fd: i32, buf: u32, len: i32) -> Result<(), Trap> {
         if len < 0 {
-            self.set_reg(2, -1i32 as u32);
+            self.cpu.set_reg(2, -1i32 as u32);
             return Ok(());
         }
         // MARS reads one byte past the requested length (its string terminator slot).
         let mut data = Vec::with_capacity((len as usize).min(1 << 20));
         let mut addr = buf;
         for i in 0..=len {
-            let b = self.load_u8(addr)?;
+            let b = self.cpu.load_u8(addr)?;
             if i < len {
                 data.push(b);
             }
@@ -471,27 +471,34 @@ impl Cpu {
         }
         let written = match fd {
             1 => {
-                self.console.write(&data);
+                self.cpu.console.write(&data);
                 len
             }
             2 => {
-                self.sys.stderr.extend_from_slice(&data);
+                self.host.stderr().extend_from_slice(&data);
                 len
             }
-            _ => match self.sys.file(fd, true).map(|f| f.write_all(&data).is_ok()) {
-                Some(true) => len,
-                _ => -1,
-            },
+            _ => {
+                let count = self.cpu.instructions;
+                match self.sys.file(fd, true) {
+                    Some(file) if self.host.write(count, fd, file, &data) => {
+                        file.position += data.len() as u64;
+                        len
+                    }
+                    _ => -1,
+                }
+            }
         };
-        self.set_reg(2, written as u32);
+        self.cpu.set_reg(2, written as u32);
         Ok(())
     }
 
     /// 50-54: the message, then the answer read from the console and echoed.
     fn input_dialog(&mut self, number: u32, msg: u32, a1: u32, a2: u32) -> Result<(), Trap> {
-        let message = self.read_c_string(msg)?;
+        let message = self.cpu.read_c_string(msg)?;
         if number == 54 {
-            self.watch_range(a1, (a2 as i32).max(0) as u64, AccessKind::Write)?;
+            self.cpu
+                .watch_range(a1, (a2 as i32).max(0) as u64, AccessKind::Write)?;
         }
         let answer = self.take_line()?;
         let mut shown = message;
@@ -511,38 +518,38 @@ impl Cpu {
                     "1" | "n" | "no" => 1,
                     _ => 2,
                 };
-                self.set_reg(4, choice);
+                self.cpu.set_reg(4, choice);
             }
-            51..=53 if trimmed.is_empty() => self.set_reg(5, -3i32 as u32),
+            51..=53 if trimmed.is_empty() => self.cpu.set_reg(5, -3i32 as u32),
             51 => match parse_int(trimmed) {
                 Some(v) => {
-                    self.set_reg(4, v as u32);
-                    self.set_reg(5, 0);
+                    self.cpu.set_reg(4, v as u32);
+                    self.cpu.set_reg(5, 0);
                 }
-                None => self.set_reg(5, -1i32 as u32),
+                None => self.cpu.set_reg(5, -1i32 as u32),
             },
             52 => match parse_float(trimmed) {
                 Some(v) => {
-                    self.fpr[0] = v.to_bits();
-                    self.set_reg(5, 0);
+                    self.cpu.fpr[0] = v.to_bits();
+                    self.cpu.set_reg(5, 0);
                 }
-                None => self.set_reg(5, -1i32 as u32),
+                None => self.cpu.set_reg(5, -1i32 as u32),
             },
             53 => match parse_double(trimmed) {
                 Some(v) => {
                     self.set_double_f0(v);
-                    self.set_reg(5, 0);
+                    self.cpu.set_reg(5, 0);
                 }
-                None => self.set_reg(5, -1i32 as u32),
+                None => self.cpu.set_reg(5, -1i32 as u32),
             },
             _ => {
                 let max = (a2 as i32).saturating_sub(1).max(0) as u32;
                 let too_long = answer.encode_utf16().count() as u32 > max;
                 if answer.is_empty() {
-                    self.set_reg(5, -3i32 as u32);
+                    self.cpu.set_reg(5, -3i32 as u32);
                 } else {
                     self.store_line(a1, &answer, max, a2 as i32 > 0)?;
-                    self.set_reg(5, if too_long { -4i32 as u32 } else { 0 });
+                    self.cpu.set_reg(5, if too_long { -4i32 as u32 } else { 0 });
                 }
             }
         }
@@ -551,13 +558,14 @@ impl Cpu {
 
     /// 55-59: the message followed by its value.
     fn message_dialog(&mut self, number: u32, msg: u32, a1: u32) -> Result<(), Trap> {
-        let mut shown = self.read_c_string(msg)?;
+        let mut shown = self.cpu.read_c_string(msg)?;
         match number {
             56 => shown.extend_from_slice((a1 as i32).to_string().as_bytes()),
-            57 => shown.extend_from_slice(float_to_string(f32::from_bits(self.fpr[12])).as_bytes()),
+            57 => shown
+                .extend_from_slice(float_to_string(f32::from_bits(self.cpu.fpr[12])).as_bytes()),
             58 => shown.extend_from_slice(double_to_string(self.double_f12()).as_bytes()),
             59 => {
-                let text = self.read_c_string(a1)?;
+                let text = self.cpu.read_c_string(a1)?;
                 shown.extend_from_slice(&text);
             }
             _ => {}

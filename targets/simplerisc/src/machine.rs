@@ -7,9 +7,10 @@
 
 use std::sync::Arc;
 
+use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, Isa, LoadError, Machine, MachineOptions, MemError,
-    RegisterInfo, RunOutcome, StopEvent, WatchpointSet,
+    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
+    MemError, RegisterInfo, RunOutcome, Snapshot, StopEvent, WatchpointSet,
 };
 
 use crate::cpu::{Cpu, Pseudo};
@@ -60,6 +61,21 @@ pub struct SrMachine {
     program: Program,
     /// Assembled for the course variant without mul/div/mod (for `describe`).
     no_mul: bool,
+    /// Console input is its only outside input: recorded or replayed here.
+    journal: Journal,
+}
+
+/// The complete state of an [`SrMachine`]: registers, flags, PC (slot index), data memory,
+/// console and instruction count. The code cannot change while the machine runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SrState {
+    pub regs: [u32; 16],
+    pub flag_e: bool,
+    pub flag_gt: bool,
+    pub pc: u32,
+    pub mem: Vec<u32>,
+    pub console: Console,
+    pub executed: u64,
 }
 
 impl SrMachine {
@@ -114,6 +130,7 @@ impl SrMachine {
             cpu,
             program,
             no_mul: false,
+            journal: Journal::off(),
         }
     }
 
@@ -127,6 +144,68 @@ impl SrMachine {
 
     pub fn cpu_mut(&mut self) -> &mut Cpu {
         &mut self.cpu
+    }
+
+    /// How console input is taken: live, recorded, or replayed from a log (see
+    /// [`asmdbg_core::host`]). Returns the journal it replaces.
+    pub fn set_journal(&mut self, journal: Journal) -> Journal {
+        std::mem::replace(&mut self.journal, journal)
+    }
+
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    /// Replays `log` from here on.
+    pub fn replay(&mut self, log: InputLog) {
+        self.set_journal(Journal::replaying(log));
+    }
+}
+
+impl Replayable for SrMachine {
+    fn journal_mut(&mut self) -> &mut Journal {
+        &mut self.journal
+    }
+
+    fn console_mut(&mut self) -> &mut Console {
+        &mut self.cpu.console
+    }
+
+    fn instruction_count(&self) -> u64 {
+        self.cpu.executed
+    }
+
+    fn run_inner(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.run(budget)
+    }
+}
+
+impl Snapshot for SrMachine {
+    type State = SrState;
+
+    fn snapshot(&self) -> SrState {
+        let cpu = &self.cpu;
+        SrState {
+            regs: cpu.regs,
+            flag_e: cpu.flag_e,
+            flag_gt: cpu.flag_gt,
+            pc: cpu.pc,
+            mem: cpu.mem.clone(),
+            console: cpu.console.clone(),
+            executed: cpu.executed,
+        }
+    }
+
+    fn restore(&mut self, state: &SrState) {
+        let cpu = &mut self.cpu;
+        cpu.regs = state.regs;
+        cpu.flag_e = state.flag_e;
+        cpu.flag_gt = state.flag_gt;
+        cpu.mem.clone_from(&state.mem);
+        cpu.console.clone_from(&state.console);
+        cpu.executed = state.executed;
+        // Also drops a pending watch resume, which belonged to the interrupted run.
+        cpu.set_pc_index(state.pc);
     }
 }
 
@@ -147,6 +226,9 @@ impl Machine for SrMachine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
         self.cpu.run(budget)
     }
 
@@ -230,12 +312,24 @@ impl Machine for SrMachine {
         &mut self.cpu.console
     }
 
+    fn queue_input(&mut self, bytes: &[u8]) {
+        host::queue_console(self, Some(bytes));
+    }
+
+    fn end_input(&mut self) {
+        host::queue_console(self, None);
+    }
+
     fn instructions_executed(&self) -> u64 {
         self.cpu.executed
     }
 
     fn reset(&mut self) {
         self.cpu.reset(self.program.entry);
+        // A new run: counts start again at 0, so a log goes on as a new one.
+        if self.journal.is_recording() || self.journal.is_replaying() {
+            self.journal = Journal::recording();
+        }
     }
 
     fn disassemble(&self, addr: u64) -> Option<(String, u64)> {

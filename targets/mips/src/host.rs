@@ -1,0 +1,302 @@
+//! The MIPS machine's host boundary: everything MARS's syscalls take from or do to the outside
+//! world — files, the wall clock, clock-based random seeds, real-time sleeps, the host's stderr —
+//! and the absolute source paths MARS prints in runtime errors. The cpu and the syscall state
+//! ([`crate::syscalls::SyscallState`]) are plain data; this is the one place with handles.
+//!
+//! Every answer goes through the [`Journal`]: recorded with the instruction count at which the
+//! guest asked, or served from a log without touching the outside world (no file is opened,
+//! written or read, no sleep waits). Open files are known to the machine state as numbers (name,
+//! mode, position); the handles here are a cache of them, reopened and positioned whenever they
+//! do not match (after a restore or a replay that ended).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use asmdbg_core::{HostInput, Journal, LineTable};
+
+use crate::syscalls::OpenFile;
+
+#[derive(Debug)]
+struct Handle {
+    name: String,
+    position: u64,
+    file: File,
+}
+
+/// The outside world of one MIPS machine (see the module header).
+#[derive(Debug)]
+pub struct Host {
+    pub journal: Journal,
+    /// Directory relative file names resolve against.
+    work_dir: Option<PathBuf>,
+    /// Open handles by guest descriptor.
+    handles: HashMap<i32, Handle>,
+    /// Bytes for the host's stderr (fd 2 writes, dialogs with `--dialogs stderr`).
+    stderr: Vec<u8>,
+    /// A real-time sleep in progress: the machine runs nothing until then. The host waits
+    /// (and stays responsive to the debugger) instead of the cpu blocking in a system call.
+    wake: Option<Instant>,
+    /// MARS's name of each source file by `FileId` in runtime errors: its absolute path.
+    source_paths: Vec<String>,
+}
+
+impl Host {
+    /// A live host; `sources` are the program's source file names as given.
+    pub fn new(work_dir: Option<PathBuf>, sources: &[&str]) -> Self {
+        Host {
+            journal: Journal::off(),
+            source_paths: sources
+                .iter()
+                .map(|name| display_path(name, work_dir.as_deref()))
+                .collect(),
+            work_dir,
+            handles: HashMap::new(),
+            stderr: Vec::new(),
+            wake: None,
+        }
+    }
+
+    /// Forgets open handles and a pending sleep (machine reset or restore). Handles are reopened
+    /// from the machine's file table when next used.
+    pub fn forget_handles(&mut self) {
+        self.handles.clear();
+        self.wake = None;
+    }
+
+    pub fn stderr(&mut self) -> &mut Vec<u8> {
+        &mut self.stderr
+    }
+
+    pub fn take_stderr(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.stderr)
+    }
+
+    pub fn wake_time(&self) -> Option<Instant> {
+        self.wake
+    }
+
+    /// Whether a real-time sleep still holds the machine; clears it once over.
+    pub fn asleep(&mut self) -> bool {
+        match self.wake {
+            Some(wake) if Instant::now() < wake => true,
+            _ => {
+                self.wake = None;
+                false
+            }
+        }
+    }
+
+    /// MARS's `Error in FILE line N: ` for a runtime error at `pc` (`Error in : ` where no
+    /// source line is known).
+    pub fn error_place(&self, lines: &LineTable, pc: u32) -> String {
+        lines
+            .get(pc as u64)
+            .map(|loc| {
+                let file = self
+                    .source_paths
+                    .get(loc.file.0 as usize)
+                    .map(String::as_str)
+                    .unwrap_or("");
+                format!("Error in {file} line {}: ", loc.line)
+            })
+            .unwrap_or_else(|| "Error in : ".to_string())
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub fn clock_ms(&mut self, count: u64) -> i64 {
+        if let Some(ms) = self.journal.replay_host(|input| match input {
+            HostInput::Clock(ms) => Some(*ms),
+            _ => None,
+        }) {
+            return ms;
+        }
+        let ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        self.journal.record(count, HostInput::Clock(ms));
+        ms
+    }
+
+    /// A seed that differs between runs, as `new Random()` does.
+    pub fn seed(&mut self, count: u64) -> i64 {
+        if let Some(seed) = self.journal.replay_host(|input| match input {
+            HostInput::Seed(seed) => Some(*seed),
+            _ => None,
+        }) {
+            return seed;
+        }
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as i64)
+            .unwrap_or(0);
+        let seed = nanos ^ 0x5dee_ce66_d1a4_f00d_u64 as i64;
+        self.journal.record(count, HostInput::Seed(seed));
+        seed
+    }
+
+    /// Starts a real-time sleep of `ms` (> 0) milliseconds. Returns whether the machine must
+    /// stop running until it ends (not while replaying).
+    pub fn sleep(&mut self, count: u64, ms: i32) -> bool {
+        if self
+            .journal
+            .replay_host(|input| match input {
+                HostInput::Slept(slept) if *slept == ms => Some(()),
+                _ => None,
+            })
+            .is_some()
+        {
+            return false;
+        }
+        self.wake = Some(Instant::now() + Duration::from_millis(ms as u64));
+        self.journal.record(count, HostInput::Slept(ms));
+        true
+    }
+
+    fn resolve(&self, name: &str) -> PathBuf {
+        match &self.work_dir {
+            Some(dir) => dir.join(name),
+            None => PathBuf::from(name),
+        }
+    }
+
+    /// Opens `name` as MARS does for `flags` (0 read, 1 write-truncate, 9 append) and keeps the
+    /// handle as descriptor `fd`; with `fd` `None` (table full) the file is opened (and
+    /// truncated) all the same, as MARS does, then dropped.
+    pub fn open(&mut self, count: u64, fd: Option<i32>, name: &str, file: &OpenFile) -> bool {
+        if let Some(ok) = self.journal.replay_host(|input| match input {
+            HostInput::FileOpened(ok) => Some(*ok),
+            _ => None,
+        }) {
+            return ok;
+        }
+        let path = self.resolve(name);
+        let opened = if !file.writable {
+            File::open(&path)
+        } else {
+            let mut opts = OpenOptions::new();
+            opts.create(true);
+            if file.append {
+                opts.append(true);
+            } else {
+                opts.write(true).truncate(true);
+            }
+            opts.open(&path)
+        };
+        let ok = opened.is_ok();
+        if let (Ok(handle), Some(fd)) = (opened, fd) {
+            self.handles.insert(
+                fd,
+                Handle {
+                    name: name.to_string(),
+                    position: 0,
+                    file: handle,
+                },
+            );
+        }
+        self.journal.record(count, HostInput::FileOpened(ok));
+        ok
+    }
+
+    /// The handle for `fd` positioned where the machine's table says, reopened if needed.
+    fn handle(&mut self, fd: i32, file: &OpenFile) -> Option<&mut File> {
+        let current = self
+            .handles
+            .get(&fd)
+            .is_some_and(|h| h.name == file.name && h.position == file.position);
+        if !current {
+            self.handles.remove(&fd);
+            let path = self.resolve(&file.name);
+            let mut handle = if file.writable {
+                let mut opts = OpenOptions::new();
+                if file.append {
+                    opts.append(true);
+                } else {
+                    opts.write(true);
+                }
+                opts.open(&path).ok()?
+            } else {
+                File::open(&path).ok()?
+            };
+            if !file.append {
+                handle.seek(SeekFrom::Start(file.position)).ok()?;
+            }
+            self.handles.insert(
+                fd,
+                Handle {
+                    name: file.name.clone(),
+                    position: file.position,
+                    file: handle,
+                },
+            );
+        }
+        self.handles.get_mut(&fd).map(|h| &mut h.file)
+    }
+
+    /// Reads up to `len` bytes from descriptor `fd`; `None` for a failed read.
+    pub fn read(&mut self, count: u64, fd: i32, file: &OpenFile, len: usize) -> Option<Vec<u8>> {
+        if let Some(bytes) = self.journal.replay_host(|input| match input {
+            HostInput::FileRead(bytes) => Some(bytes.clone()),
+            _ => None,
+        }) {
+            return bytes;
+        }
+        let bytes = self.handle(fd, file).and_then(|handle| {
+            let mut data = vec![0; len];
+            let n = handle.read(&mut data).ok()?;
+            data.truncate(n);
+            Some(data)
+        });
+        if let (Some(handle), Some(data)) = (self.handles.get_mut(&fd), &bytes) {
+            handle.position += data.len() as u64;
+        }
+        self.journal
+            .record(count, HostInput::FileRead(bytes.clone()));
+        bytes
+    }
+
+    /// Writes `data` to descriptor `fd`; whether it worked.
+    pub fn write(&mut self, count: u64, fd: i32, file: &OpenFile, data: &[u8]) -> bool {
+        if let Some(ok) = self.journal.replay_host(|input| match input {
+            HostInput::FileWritten(ok) => Some(*ok),
+            _ => None,
+        }) {
+            return ok;
+        }
+        let ok = self
+            .handle(fd, file)
+            .is_some_and(|handle| handle.write_all(data).is_ok());
+        if let Some(handle) = self.handles.get_mut(&fd) {
+            if ok {
+                handle.position += data.len() as u64;
+            } else {
+                // Where a failed write left the file is unknown: reopen next time.
+                self.handles.remove(&fd);
+            }
+        }
+        self.journal.record(count, HostInput::FileWritten(ok));
+        ok
+    }
+
+    pub fn close(&mut self, fd: i32) {
+        self.handles.remove(&fd);
+    }
+}
+
+/// How MARS names a source file in runtime errors: its absolute path. The name is tried as given
+/// (relative to the working directory), then relative to `work_dir`.
+fn display_path(name: &str, work_dir: Option<&Path>) -> String {
+    let given = PathBuf::from(name);
+    let in_work_dir = work_dir.map(|dir| dir.join(name));
+    std::fs::canonicalize(&given)
+        .or_else(|e| match &in_work_dir {
+            Some(path) => std::fs::canonicalize(path),
+            None => Err(e),
+        })
+        .or_else(|_| std::path::absolute(&given))
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| name.to_string())
+}
