@@ -26,9 +26,9 @@ pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;
-pub use isa::Isa;
+pub use isa::{Isa, IsaInfo};
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
-pub use options::MachineOptions;
+pub use options::{Flag, MachineOptions};
 pub use symbols::{
     DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,
     SymbolTable,

@@ -303,7 +303,7 @@ fn options_are_checked() {
 #[test]
 fn isa_and_fault_status() {
     let m = load("nop\n");
-    assert_eq!(m.isa(), asmdbg_core::Isa::SimpleRisc);
+    assert_eq!(m.isa(), asmdbg_simplerisc::ISA);
     assert_eq!(m.fault_exit_status(), 1);
     assert_eq!(
         m.describe(),
