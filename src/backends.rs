@@ -267,6 +267,21 @@ mod tests {
             "--profile (LC-3 only), --mem-size (SimpleRISC only) do not apply to MIPS programs"
         );
         assert!(reject_foreign(LC3, &MachineOptions::default()).is_ok());
+        let delay_slots = MachineOptions {
+            delay_slots: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            reject_foreign(LC3, &delay_slots).unwrap_err().to_string(),
+            "--delay-slots (MIPS only) does not apply to LC-3 programs"
+        );
+        assert_eq!(
+            reject_foreign(SIMPLERISC, &delay_slots)
+                .unwrap_err()
+                .to_string(),
+            "--delay-slots (MIPS only) does not apply to SimpleRISC programs"
+        );
+        assert!(reject_foreign(MIPS, &delay_slots).is_ok());
     }
 
     #[test]
