@@ -1,6 +1,7 @@
 //! The one list of instruction sets the command line knows: each entry is an ISA crate's
 //! `BACKEND` (see targets/core/src/backend.rs). Adding an ISA is adding its crate and one line
-//! to [`BACKENDS`]; nothing else in the binary names an ISA.
+//! to [`BACKENDS`]; nothing else in the binary names an ISA: `--isa` parsing, its help text, the
+//! detect error and the foreign-flag error all take their list of ISAs from here.
 //!
 //! [`Commands`] turns each backend (generic over its machine type) into what `asm`, `run` and
 //! `debug` call through one trait object, so the debugger stays monomorphised per machine.
@@ -8,7 +9,7 @@
 use std::process::ExitCode;
 
 use asmdbg_core::isa::{DetectError, Dialect};
-use asmdbg_core::{Backend, Isa, Machine, MachineOptions};
+use asmdbg_core::{Backend, Isa, LoadError, Machine, MachineOptions};
 
 use crate::cli::{AsmArgs, DebugArgs};
 use crate::load::{ProgramFile, SetupError};
@@ -20,13 +21,48 @@ pub static BACKENDS: &[&dyn Commands] = &[
     &asmdbg_simplerisc::BACKEND,
 ];
 
-/// The backend of `isa`.
+/// Every ISA asmdbg runs, in the order of [`BACKENDS`].
+pub fn isas() -> Vec<Isa> {
+    BACKENDS.iter().map(|b| b.isa()).collect()
+}
+
+/// The ISA `--isa text` names.
+pub fn parse_isa(text: &str) -> Result<Isa, String> {
+    asmdbg_core::isa::parse_isa(text, &isas())
+}
+
+/// `lc3, mips or simplerisc`: the names `--isa` takes, for help texts.
+pub fn isa_names() -> String {
+    let names: Vec<&str> = BACKENDS.iter().map(|b| b.isa().name()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// `LC-3, MIPS (MARS 4.5) and SimpleRISC`: the ISAs as the command line's help names them.
+pub fn isa_summaries() -> String {
+    let names: Vec<&str> = BACKENDS.iter().map(|b| b.isa().info().summary).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The backend of `isa`. Every [`Isa`] the command line holds came from [`BACKENDS`] (through
+/// [`parse_isa`], [`detect`], [`object_file_isa`] or a machine one of them built).
 pub fn of(isa: Isa) -> &'static dyn Commands {
     match BACKENDS.iter().find(|b| b.isa() == isa) {
         Some(backend) => *backend,
-        // Every Isa has a backend: a test below checks the list against Isa::ALL.
         None => unreachable!("no backend registered for {isa}"),
     }
+}
+
+/// An error naming every flag in `opts` that `isa` does not accept, and whose it is.
+fn reject_foreign(isa: Isa, opts: &MachineOptions) -> Result<(), LoadError> {
+    opts.reject_foreign(isa, &isas())
 }
 
 /// The ISA whose object file `bytes` are, if any.
@@ -67,6 +103,16 @@ pub trait Commands: Sync {
     fn set_bench_traps(&self, machine: &mut dyn Machine);
 }
 
+/// The backend's machine for `file`, once the options are known to apply to its ISA.
+fn load_checked<B: Backend>(
+    backend: &B,
+    file: &ProgramFile,
+    opts: &MachineOptions,
+) -> Result<B::Machine, LoadError> {
+    reject_foreign(Backend::isa(backend), opts)?;
+    Backend::load(backend, &file.path, &file.bytes, opts)
+}
+
 impl<B: Backend> Commands for B
 where
     B::Machine: Send,
@@ -88,18 +134,12 @@ where
         file: &ProgramFile,
         opts: &MachineOptions,
     ) -> Result<Box<dyn Machine + Send>, SetupError> {
-        Ok(Box::new(Backend::load(
-            self,
-            &file.path,
-            &file.bytes,
-            opts,
-        )?))
+        Ok(Box::new(load_checked(self, file, opts)?))
     }
 
     fn asm(&self, args: &AsmArgs, file: &ProgramFile, opts: &MachineOptions) -> anyhow::Result<()> {
         use anyhow::Context;
-        let machine =
-            Backend::load(self, &file.path, &file.bytes, opts).map_err(SetupError::from)?;
+        let machine = load_checked(self, file, opts).map_err(SetupError::from)?;
         eprint!("{}", self.warnings(&machine));
         let artifacts = self.artifacts(
             &machine,
@@ -121,8 +161,7 @@ where
         file: &ProgramFile,
         opts: &MachineOptions,
     ) -> anyhow::Result<ExitCode> {
-        let machine =
-            Backend::load(self, &file.path, &file.bytes, opts).map_err(SetupError::from)?;
+        let machine = load_checked(self, file, opts).map_err(SetupError::from)?;
         let elf = self.elf(&machine, opts);
         let line_mode = if self.cooked_console() {
             crate::console::LineMode::Cooked
@@ -160,45 +199,128 @@ where
 mod tests {
     use super::*;
 
+    use asmdbg_core::Flag;
+    use asmdbg_lc3::ISA as LC3;
+    use asmdbg_mips::ISA as MIPS;
+    use asmdbg_simplerisc::ISA as SIMPLERISC;
+
     #[test]
     fn every_isa_has_exactly_one_backend() {
-        for isa in Isa::ALL {
+        for isa in isas() {
             let count = BACKENDS.iter().filter(|b| b.isa() == isa).count();
             assert_eq!(count, 1, "{isa}");
             assert_eq!(of(isa).isa(), isa);
         }
-        assert_eq!(BACKENDS.len(), Isa::ALL.len());
+        assert_eq!(isas(), [LC3, MIPS, SIMPLERISC]);
+    }
+
+    #[test]
+    fn no_two_isas_share_a_name_or_alias() {
+        let mut seen = std::collections::HashSet::new();
+        for isa in isas() {
+            for name in std::iter::once(&isa.name()).chain(isa.info().aliases) {
+                assert!(seen.insert(*name), "{name} names two ISAs");
+                assert_eq!(parse_isa(name), Ok(isa), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn isa_names_and_aliases_parse() {
+        assert_eq!(parse_isa("LC3"), Ok(LC3));
+        assert_eq!(parse_isa("lc-3"), Ok(LC3));
+        assert_eq!(parse_isa("mars"), Ok(MIPS));
+        assert_eq!(parse_isa("sr"), Ok(SIMPLERISC));
+        assert_eq!(parse_isa("Simple-RISC"), Ok(SIMPLERISC));
+        assert_eq!(
+            parse_isa("z80"),
+            Err("unknown ISA 'z80': expected one of lc3, mips, simplerisc".to_string())
+        );
+        assert_eq!(isa_names(), "lc3, mips or simplerisc");
+        assert_eq!(isa_summaries(), "LC-3, MIPS (MARS 4.5) and SimpleRISC");
+    }
+
+    #[test]
+    fn addresses_print_in_isa_notation() {
+        assert_eq!(LC3.format_addr(0x3000), "x3000");
+        assert_eq!(MIPS.format_addr(0x400000), "0x00400000");
+        assert_eq!(SIMPLERISC.format_addr(1000), "1000");
+    }
+
+    #[test]
+    fn every_flag_belongs_to_one_isa() {
+        for flag in Flag::ALL {
+            let owners: Vec<Isa> = isas().into_iter().filter(|i| i.accepts(flag)).collect();
+            assert_eq!(owners.len(), 1, "{flag:?}: {owners:?}");
+        }
+        let opts = MachineOptions {
+            profile: Some("patt".into()),
+            seed: Some(1),
+            mem_size: Some(64),
+            ..Default::default()
+        };
+        assert_eq!(opts.foreign_to(LC3), [Flag::Seed, Flag::MemSize]);
+        assert_eq!(opts.foreign_to(MIPS), [Flag::Profile, Flag::MemSize]);
+        assert_eq!(opts.foreign_to(SIMPLERISC), [Flag::Profile, Flag::Seed]);
+        assert_eq!(
+            reject_foreign(MIPS, &opts).unwrap_err().to_string(),
+            "--profile (LC-3 only), --mem-size (SimpleRISC only) do not apply to MIPS programs"
+        );
+        assert!(reject_foreign(LC3, &MachineOptions::default()).is_ok());
+        let delay_slots = MachineOptions {
+            delay_slots: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            reject_foreign(LC3, &delay_slots).unwrap_err().to_string(),
+            "--delay-slots (MIPS only) does not apply to LC-3 programs"
+        );
+        assert_eq!(
+            reject_foreign(SIMPLERISC, &delay_slots)
+                .unwrap_err()
+                .to_string(),
+            "--delay-slots (MIPS only) does not apply to SimpleRISC programs"
+        );
+        assert!(reject_foreign(MIPS, &delay_slots).is_ok());
+    }
+
+    #[test]
+    fn unknown_files_name_every_isa() {
+        assert_eq!(
+            detect("nothing here\n").unwrap_err().to_string(),
+            "cannot tell which ISA this file is written for; name it with --isa lc3|mips|simplerisc"
+        );
     }
 
     #[test]
     fn detects_each_dialect() {
-        assert_eq!(detect("\t.ORIG x3000\n\tHALT\n\t.END\n"), Ok(Isa::Lc3));
-        assert_eq!(detect(".text\nli $v0, 10\nsyscall\n"), Ok(Isa::Mips));
+        assert_eq!(detect("\t.ORIG x3000\n\tHALT\n\t.END\n"), Ok(LC3));
+        assert_eq!(detect(".text\nli $v0, 10\nsyscall\n"), Ok(MIPS));
         assert_eq!(
             detect(".main:\n\tmov r1, 3 @ c\n\t.print r1\n"),
-            Ok(Isa::SimpleRisc)
+            Ok(SIMPLERISC)
         );
-        assert_eq!(detect("main:\n\tld r1, 4[r2]\n"), Ok(Isa::SimpleRisc));
+        assert_eq!(detect("main:\n\tld r1, 4[r2]\n"), Ok(SIMPLERISC));
     }
 
     #[test]
     fn comments_do_not_count() {
         assert_eq!(
             detect("; uses $t0 in a comment\n .orig x3000\n .end\n"),
-            Ok(Isa::Lc3)
+            Ok(LC3)
         );
-        assert_eq!(detect("// $t0 .orig\n.main:\n"), Ok(Isa::SimpleRisc));
+        assert_eq!(detect("// $t0 .orig\n.main:\n"), Ok(SIMPLERISC));
     }
 
     #[test]
     fn string_contents_do_not_count() {
         assert_eq!(
             detect("\t.ORIG x3000\nMSG .STRINGZ \"You won $100; .text\"\n\t.END\n"),
-            Ok(Isa::Lc3)
+            Ok(LC3)
         );
         assert_eq!(
             detect(".data\ns: .asciiz \"x; .orig \\\" @ [sp]\"\n.text\nsyscall\n"),
-            Ok(Isa::Mips)
+            Ok(MIPS)
         );
     }
 
@@ -215,7 +337,7 @@ mod tests {
 
     #[test]
     fn only_lc3_reads_object_files() {
-        assert_eq!(object_file_isa(b"\x30\x00\x12\x61"), Some(Isa::Lc3));
+        assert_eq!(object_file_isa(b"\x30\x00\x12\x61"), Some(LC3));
         assert_eq!(object_file_isa(b".text\nsyscall\n"), None);
     }
 }

@@ -6,11 +6,7 @@ use asmdbg_core::{Isa, MachineOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "asmdbg",
-    version,
-    about = "Assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs over the GDB remote protocol"
-)]
+#[command(name = "asmdbg", version, about = about())]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -60,8 +56,7 @@ pub enum DialogTarget {
 pub struct MachineArgs {
     /// The program: assembly source (or an LC-3 .obj).
     pub file: PathBuf,
-    /// lc3, mips or simplerisc; inferred from the file when omitted.
-    #[arg(long, value_parser = parse_isa)]
+    #[arg(long, value_parser = parse_isa, help = isa_help())]
     pub isa: Option<Isa>,
     /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
     #[arg(long)]
@@ -138,7 +133,23 @@ pub struct RunArgs {
 }
 
 fn parse_isa(s: &str) -> Result<Isa, String> {
-    s.parse()
+    crate::backends::parse_isa(s)
+}
+
+/// The program's one-line description, naming every ISA of src/backends.rs.
+fn about() -> String {
+    format!(
+        "Assemble, run and debug {} programs over the GDB remote protocol",
+        crate::backends::isa_summaries()
+    )
+}
+
+/// `--isa`'s help for `run` and `debug`: the names it takes.
+fn isa_help() -> String {
+    format!(
+        "{}; inferred from the file when omitted",
+        crate::backends::isa_names()
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -37,7 +37,8 @@ pub struct ProgramFile {
     pub isa: Isa,
 }
 
-/// Reads the file and decides its ISA (`--isa` wins; an object file is LC-3).
+/// Reads the file and decides its ISA (`--isa` wins, then the backend that reads it as an object
+/// file, then the marks of its assembly dialect).
 pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| SetupError::Read {

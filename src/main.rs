@@ -1,4 +1,4 @@
-//! asmdbg: assemble, run and debug LC-3, MIPS (MARS 4.5) and SimpleRISC programs.
+//! asmdbg: assemble, run and debug programs of the ISAs listed in src/backends.rs.
 
 mod backends;
 mod cli;

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
-use asmdbg_core::{Isa, Machine, MachineOptions, StopEvent, WatchKind};
+use asmdbg_core::{Machine, MachineOptions, StopEvent, WatchKind};
 use asmdbg_session::{Discipline, LineMode, RspSession};
 
 /// Instructions one machine input may run in all (keeps every input well under a second).
@@ -20,6 +20,14 @@ const STUB_BURST: u64 = 500;
 const STUB_CHUNK: usize = 64;
 /// Connections one input may open (a new one after each that ended).
 const MAX_CONNECTIONS: usize = 8;
+
+/// The machine an input's first byte picks; each harness names that ISA's crate directly.
+#[derive(Debug, Clone, Copy)]
+enum Isa {
+    Lc3,
+    Mips,
+    SimpleRisc,
+}
 
 fn isa_of(selector: u8) -> Isa {
     match selector % 3 {

@@ -1,16 +1,20 @@
 //! One value per ISA that says everything the command line needs from that ISA: how to tell
-//! its files (object files, the marks of its assembly dialect), load them into a machine, what `asmdbg asm` writes, how its console behaves under
-//! the debugger, and where the benchmark puts its breakpoints.
+//! its files (object files, the marks of its assembly dialect), load them into a machine, what
+//! `asmdbg asm` writes, how its console behaves under the debugger, and where the benchmark
+//! puts its breakpoints.
 //!
-//! Each ISA crate defines `pub static BACKEND` implementing [`Backend`]; the binary keeps the one
-//! list of them (src/backends.rs), so a new ISA is a new crate and one line there. How gdb sees
-//! a machine (registers, target description, monitor notation) is the ISA's
-//! [`GdbMachine`] impl; the backend names that machine type, so the debugger stays generic and
-//! monomorphised over it.
+//! Each ISA crate defines `pub static BACKEND` implementing [`Backend`] and `pub const ISA`, its
+//! identity ([`crate::isa::IsaInfo`]: `--isa` name and aliases, title, address notation, the
+//! ISA-specific flags it accepts); the binary keeps the one list of backends (src/backends.rs)
+//! and takes every list of ISAs from it (`--isa` parsing, help texts, the detect and
+//! foreign-flag errors), so a new ISA is a new crate and one line there. How gdb sees a machine
+//! (registers, target description, monitor notation) is the ISA's [`GdbMachine`] impl; the
+//! backend names that machine type, so the debugger stays generic and monomorphised over it.
 //!
-//! Limits: an ISA's identity (its `--isa` name, title and address notation) is still the
-//! [`Isa`] tag in isa.rs, and which flags belong to which ISA is still the table in options.rs
-//! (each ISA's `load_machine` checks it).
+//! Limits: an ISA with command-line options of its own still adds fields to
+//! [`MachineOptions`], a [`crate::options::Flag`] for each, and the flags in src/cli.rs (one
+//! plain options struct that every machine reads); the help text of each such flag names its
+//! ISA.
 
 use std::path::{Path, PathBuf};
 

@@ -1,46 +1,90 @@
-//! The three instruction sets, and telling them apart from a source file.
+//! Which instruction set a program is written for, and telling them apart from a source file.
+//!
+//! An ISA's identity ([`IsaInfo`]: its `--isa` name and aliases, its title, its address
+//! notation, the ISA-specific flags it accepts) is data its own crate defines, as a `pub const
+//! ISA` beside its backend. Core names no ISA: whatever needs the list of them (parsing `--isa`,
+//! the detect error, the foreign-flag error) is given that list, which the binary builds from
+//! its backends (src/backends.rs).
 
 use std::fmt;
-use std::str::FromStr;
+use std::hash::{Hash, Hasher};
 
-/// One of the machines asmdbg emulates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Isa {
-    Lc3,
-    Mips,
-    SimpleRisc,
+use crate::options::Flag;
+
+/// What one ISA is called, how it writes addresses, and which ISA-specific flags it accepts.
+#[derive(Debug)]
+pub struct IsaInfo {
+    /// The name used on the command line (`--isa NAME`), lower case; it identifies the ISA.
+    pub name: &'static str,
+    /// Other names `--isa` accepts (`lc-3`, `mars`), lower case.
+    pub aliases: &'static [&'static str],
+    /// The name people write (`LC-3`, `MIPS`, `SimpleRISC`).
+    pub title: &'static str,
+    /// How the command line's help names it (`MIPS (MARS 4.5)`).
+    pub summary: &'static str,
+    /// A native address as the ISA's tools print it (`x3000`, `0x00400000`, `12`).
+    pub format_addr: fn(u64) -> String,
+    /// The ISA-specific command-line flags its programs accept (see [`Flag`]).
+    pub flags: &'static [Flag],
 }
 
+/// One of the machines asmdbg emulates: a handle on its [`IsaInfo`], compared by name.
+#[derive(Clone, Copy)]
+pub struct Isa(&'static IsaInfo);
+
 impl Isa {
-    pub const ALL: [Isa; 3] = [Isa::Lc3, Isa::Mips, Isa::SimpleRisc];
+    pub const fn new(info: &'static IsaInfo) -> Isa {
+        Isa(info)
+    }
+
+    pub fn info(self) -> &'static IsaInfo {
+        self.0
+    }
 
     /// The name used on the command line (`--isa NAME`).
     pub fn name(self) -> &'static str {
-        match self {
-            Isa::Lc3 => "lc3",
-            Isa::Mips => "mips",
-            Isa::SimpleRisc => "simplerisc",
-        }
-    }
-}
-
-impl Isa {
-    /// A native address as the ISA's tools print it (`x3000`, `0x00400000`, `12`).
-    pub fn format_addr(self, addr: u64) -> String {
-        match self {
-            Isa::Lc3 => format!("x{addr:04X}"),
-            Isa::Mips => format!("0x{addr:08x}"),
-            Isa::SimpleRisc => format!("{addr}"),
-        }
+        self.0.name
     }
 
     /// The name people write (`LC-3`, `MIPS`, `SimpleRISC`).
     pub fn title(self) -> &'static str {
-        match self {
-            Isa::Lc3 => "LC-3",
-            Isa::Mips => "MIPS",
-            Isa::SimpleRisc => "SimpleRISC",
-        }
+        self.0.title
+    }
+
+    /// A native address as the ISA's tools print it (`x3000`, `0x00400000`, `12`).
+    pub fn format_addr(self, addr: u64) -> String {
+        (self.0.format_addr)(addr)
+    }
+
+    /// Whether programs of this ISA accept `flag`.
+    pub fn accepts(self, flag: Flag) -> bool {
+        self.0.flags.contains(&flag)
+    }
+
+    /// Whether `--isa text` names this ISA (its name or an alias, in any case).
+    pub fn is_named(self, text: &str) -> bool {
+        let lower = text.to_ascii_lowercase();
+        self.0.name == lower || self.0.aliases.contains(&lower.as_str())
+    }
+}
+
+impl PartialEq for Isa {
+    fn eq(&self, other: &Isa) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for Isa {}
+
+impl Hash for Isa {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl fmt::Debug for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -50,18 +94,15 @@ impl fmt::Display for Isa {
     }
 }
 
-impl FromStr for Isa {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "lc3" | "lc-3" => Ok(Isa::Lc3),
-            "mips" | "mars" => Ok(Isa::Mips),
-            "simplerisc" | "simple-risc" | "sr" => Ok(Isa::SimpleRisc),
-            _ => Err(format!(
-                "unknown ISA '{s}': expected one of lc3, mips, simplerisc"
-            )),
-        }
-    }
+/// The ISA among `isas` that `--isa text` names.
+pub fn parse_isa(text: &str, isas: &[Isa]) -> Result<Isa, String> {
+    isas.iter()
+        .copied()
+        .find(|isa| isa.is_named(text))
+        .ok_or_else(|| {
+            let names: Vec<&str> = isas.iter().map(|isa| isa.name()).collect();
+            format!("unknown ISA '{text}': expected one of {}", names.join(", "))
+        })
 }
 
 /// Parses an integer the way the three assemblers write them: `42`, `-7`, `0x2A`, `x2A`, `#42`,
@@ -91,17 +132,19 @@ pub fn parse_number(text: &str) -> Option<i64> {
 /// Why the ISA of a file could not be inferred.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DetectError {
+    /// No dialect's marks; the ISAs that were tried, for the message.
     #[error(
-        "cannot tell which ISA this file is written for; name it with --isa lc3|mips|simplerisc"
+        "cannot tell which ISA this file is written for; name it with --isa {}",
+        list(.0, "|")
     )]
-    Unknown,
-    #[error("this file could be {}; name the one you mean with --isa", list(.0))]
+    Unknown(Vec<Isa>),
+    #[error("this file could be {}; name the one you mean with --isa", list(.0, " or "))]
     Ambiguous(Vec<Isa>),
 }
 
-fn list(isas: &[Isa]) -> String {
+fn list(isas: &[Isa], separator: &str) -> String {
     let names: Vec<&str> = isas.iter().map(|i| i.name()).collect();
-    names.join(" or ")
+    names.join(separator)
 }
 
 /// How to recognise one ISA's assembly source; each ISA's backend gives its own.
@@ -147,7 +190,9 @@ pub fn detect(source: &str, dialects: &[Dialect]) -> Result<Isa, DetectError> {
         .map(|(d, _)| d.isa)
         .collect();
     match found.len() {
-        0 => Err(DetectError::Unknown),
+        0 => Err(DetectError::Unknown(
+            dialects.iter().map(|d| d.isa).collect(),
+        )),
         1 => Ok(found[0]),
         _ => Err(DetectError::Ambiguous(found)),
     }
@@ -182,18 +227,36 @@ fn strip_literals(line: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// Two toy dialects: `!` comments and `kw` lines, `%` comments and `op` lines.
+    /// Two toy ISAs for core's tests: one accepts `--strict`, the other `--seed`.
+    pub(crate) const KW: Isa = Isa::new(&IsaInfo {
+        name: "kw",
+        aliases: &["kw-1", "k"],
+        title: "KW-1",
+        summary: "KW-1",
+        format_addr: |addr| format!("k{addr:03X}"),
+        flags: &[Flag::Strict],
+    });
+    pub(crate) const OP: Isa = Isa::new(&IsaInfo {
+        name: "op",
+        aliases: &[],
+        title: "OP",
+        summary: "OP (toy)",
+        format_addr: |addr| format!("{addr}"),
+        flags: &[Flag::Seed],
+    });
+
+    /// Their dialects: `!` comments and `kw` lines, `%` comments and `op` lines.
     const TOYS: [Dialect; 2] = [
         Dialect {
-            isa: Isa::Lc3,
+            isa: KW,
             comments: &["!"],
             marks: |line, _| line.contains("kw"),
         },
         Dialect {
-            isa: Isa::Mips,
+            isa: OP,
             comments: &["%"],
             marks: |_, first| first == "op",
         },
@@ -201,26 +264,34 @@ mod tests {
 
     #[test]
     fn marks_outside_comments_and_literals_decide() {
-        assert_eq!(detect("  KW x\n", &TOYS), Ok(Isa::Lc3));
+        assert_eq!(detect("  KW x\n", &TOYS), Ok(KW));
         assert_eq!(
             detect("op 1 ! kw\n", &TOYS),
-            Ok(Isa::Mips),
+            Ok(OP),
             "any dialect's comment"
         );
-        assert_eq!(detect("x \"kw\" % kw\nop\n", &TOYS), Ok(Isa::Mips));
+        assert_eq!(detect("x \"kw\" % kw\nop\n", &TOYS), Ok(OP));
         assert_eq!(
             detect("kw\nop\n", &TOYS),
-            Err(DetectError::Ambiguous(vec![Isa::Lc3, Isa::Mips]))
+            Err(DetectError::Ambiguous(vec![KW, OP]))
         );
-        assert_eq!(detect("nothing\n", &TOYS), Err(DetectError::Unknown));
+        assert_eq!(
+            detect("nothing\n", &TOYS),
+            Err(DetectError::Unknown(vec![KW, OP]))
+        );
     }
 
     #[test]
     fn ambiguous_and_unknown_name_the_flag() {
         let err = detect("kw\nop\n", &TOYS).unwrap_err();
-        assert!(err.to_string().contains("--isa"), "{err}");
-        assert!(err.to_string().contains("lc3 or mips"), "{err}");
-        assert!(detect("", &TOYS).unwrap_err().to_string().contains("--isa"));
+        assert_eq!(
+            err.to_string(),
+            "this file could be kw or op; name the one you mean with --isa"
+        );
+        assert_eq!(
+            detect("", &TOYS).unwrap_err().to_string(),
+            "cannot tell which ISA this file is written for; name it with --isa kw|op"
+        );
     }
 
     #[test]
@@ -237,15 +308,32 @@ mod tests {
     }
 
     #[test]
-    fn addresses_print_in_isa_notation() {
-        assert_eq!(Isa::Lc3.format_addr(0x3000), "x3000");
-        assert_eq!(Isa::Mips.format_addr(0x400000), "0x00400000");
-        assert_eq!(Isa::SimpleRisc.format_addr(1000), "1000");
+    fn identity_is_the_isa_crates_data() {
+        assert_eq!(KW.format_addr(0x30), "k030");
+        assert_eq!(OP.format_addr(1000), "1000");
+        assert_eq!(
+            (KW.name(), KW.title(), KW.to_string()),
+            ("kw", "KW-1", "kw".into())
+        );
+        assert!(KW.accepts(Flag::Strict) && !KW.accepts(Flag::Seed));
+        assert_ne!(KW, OP);
+        // Compared by name, not by where the description lives.
+        let copy = Isa::new(Box::leak(Box::new(IsaInfo {
+            flags: &[],
+            ..*KW.info()
+        })));
+        assert_eq!(copy, KW);
     }
 
     #[test]
-    fn parses_names() {
-        assert_eq!("LC3".parse::<Isa>(), Ok(Isa::Lc3));
-        assert!("z80".parse::<Isa>().is_err());
+    fn parses_names_and_aliases() {
+        let isas = [KW, OP];
+        assert_eq!(parse_isa("KW", &isas), Ok(KW));
+        assert_eq!(parse_isa("kw-1", &isas), Ok(KW));
+        assert_eq!(parse_isa("Op", &isas), Ok(OP));
+        assert_eq!(
+            parse_isa("z80", &isas),
+            Err("unknown ISA 'z80': expected one of kw, op".to_string())
+        );
     }
 }

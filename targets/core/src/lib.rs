@@ -30,9 +30,9 @@ pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap,
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;
 pub use host::{HostInput, InputLog, Journal};
-pub use isa::Isa;
+pub use isa::{Isa, IsaInfo};
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
-pub use options::MachineOptions;
+pub use options::{Flag, MachineOptions};
 pub use snapshot::Snapshot;
 pub use symbols::{
     DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,

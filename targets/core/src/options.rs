@@ -1,5 +1,11 @@
 //! Machine options shared by `asmdbg run` and `asmdbg debug`. Each ISA reads the ones that apply
-//! to it and rejects the ones that make no sense for it with a clear message.
+//! to it; the command line rejects the ones that make no sense for the program's ISA with a
+//! message that names, for each, the ISAs it is for.
+//!
+//! Which ISA accepts which [`Flag`] is the ISA's own data ([`crate::isa::IsaInfo::flags`]); the
+//! message is built from the list of ISAs the caller passes (src/backends.rs passes every
+//! backend's). Limits: a new ISA with options of its own still adds fields here, a [`Flag`] for
+//! each, and the flags in src/cli.rs: the options are one plain struct every machine reads.
 
 use std::path::PathBuf;
 
@@ -31,37 +37,96 @@ pub struct MachineOptions {
     pub work_dir: Option<PathBuf>,
 }
 
+/// A command-line flag that only some ISAs accept: one per ISA-specific field of
+/// [`MachineOptions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flag {
+    Profile,
+    Strict,
+    StartAtMain,
+    DelaySlots,
+    Seed,
+    VirtualTime,
+    DialogsToStderr,
+    NoMul,
+    MemSize,
+}
+
+impl Flag {
+    /// Every flag, in the order error messages list them.
+    pub const ALL: [Flag; 9] = [
+        Flag::Profile,
+        Flag::Strict,
+        Flag::StartAtMain,
+        Flag::DelaySlots,
+        Flag::Seed,
+        Flag::VirtualTime,
+        Flag::DialogsToStderr,
+        Flag::NoMul,
+        Flag::MemSize,
+    ];
+
+    /// The flag as written on the command line.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            Flag::Profile => "--profile",
+            Flag::Strict => "--strict",
+            Flag::StartAtMain => "--start-at-main",
+            Flag::DelaySlots => "--delay-slots",
+            Flag::Seed => "--seed",
+            Flag::VirtualTime => "--virtual-time",
+            Flag::DialogsToStderr => "--dialogs stderr",
+            Flag::NoMul => "--no-mul",
+            Flag::MemSize => "--mem-size",
+        }
+    }
+}
+
 impl MachineOptions {
-    /// The command-line flags set in these options that do not apply to `isa`, each with the
-    /// ISA it is for.
-    pub fn foreign_to(&self, isa: Isa) -> Vec<(&'static str, Isa)> {
-        let table: [(bool, &'static str, Isa); 9] = [
-            (self.profile.is_some(), "--profile", Isa::Lc3),
-            (self.strict, "--strict", Isa::Lc3),
-            (self.start_at_main, "--start-at-main", Isa::Mips),
-            (self.delay_slots, "--delay-slots", Isa::Mips),
-            (self.seed.is_some(), "--seed", Isa::Mips),
-            (self.virtual_time, "--virtual-time", Isa::Mips),
-            (self.dialogs_to_stderr, "--dialogs stderr", Isa::Mips),
-            (self.no_mul, "--no-mul", Isa::SimpleRisc),
-            (self.mem_size.is_some(), "--mem-size", Isa::SimpleRisc),
-        ];
-        table
+    /// Whether these options set `flag` (to anything but its default).
+    pub fn is_set(&self, flag: Flag) -> bool {
+        match flag {
+            Flag::Profile => self.profile.is_some(),
+            Flag::Strict => self.strict,
+            Flag::StartAtMain => self.start_at_main,
+            Flag::DelaySlots => self.delay_slots,
+            Flag::Seed => self.seed.is_some(),
+            Flag::VirtualTime => self.virtual_time,
+            Flag::DialogsToStderr => self.dialogs_to_stderr,
+            Flag::NoMul => self.no_mul,
+            Flag::MemSize => self.mem_size.is_some(),
+        }
+    }
+
+    /// The flags set in these options that `isa` does not accept.
+    pub fn foreign_to(&self, isa: Isa) -> Vec<Flag> {
+        Flag::ALL
             .into_iter()
-            .filter(|&(set, _, owner)| set && owner != isa)
-            .map(|(_, flag, owner)| (flag, owner))
+            .filter(|&flag| self.is_set(flag) && !isa.accepts(flag))
             .collect()
     }
 
-    /// An error naming every flag that does not apply to `isa`, and which ISA it is for.
-    pub fn reject_foreign(&self, isa: Isa) -> Result<(), LoadError> {
+    /// An error naming every flag that does not apply to `isa`, and which of `isas` it is for:
+    /// `--seed (MIPS only), --mem-size (SimpleRISC only) do not apply to LC-3 programs`.
+    pub fn reject_foreign(&self, isa: Isa, isas: &[Isa]) -> Result<(), LoadError> {
         let foreign = self.foreign_to(isa);
         if foreign.is_empty() {
             return Ok(());
         }
         let named: Vec<String> = foreign
             .iter()
-            .map(|(flag, owner)| format!("{flag} ({} only)", owner.title()))
+            .map(|&flag| {
+                let owners: Vec<&str> = isas
+                    .iter()
+                    .filter(|owner| owner.accepts(flag))
+                    .map(|owner| owner.title())
+                    .collect();
+                if owners.is_empty() {
+                    flag.spelling().to_string()
+                } else {
+                    format!("{} ({} only)", flag.spelling(), owners.join(" and "))
+                }
+            })
             .collect();
         Err(LoadError::Option(format!(
             "{} {} not apply to {} programs",
@@ -75,24 +140,59 @@ impl MachineOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::tests::{KW, OP};
+    use crate::isa::IsaInfo;
 
     #[test]
-    fn each_flag_belongs_to_one_isa() {
+    fn each_flag_is_foreign_to_the_isas_that_do_not_accept_it() {
         let opts = MachineOptions {
-            profile: Some("patt".into()),
+            strict: true,
             seed: Some(1),
             mem_size: Some(64),
             ..Default::default()
         };
-        let flags = |isa| -> Vec<&str> { opts.foreign_to(isa).into_iter().map(|f| f.0).collect() };
-        assert_eq!(flags(Isa::Lc3), ["--seed", "--mem-size"]);
-        assert_eq!(flags(Isa::Mips), ["--profile", "--mem-size"]);
-        assert_eq!(flags(Isa::SimpleRisc), ["--profile", "--seed"]);
-        let err = opts.reject_foreign(Isa::Mips).unwrap_err().to_string();
+        assert_eq!(opts.foreign_to(KW), [Flag::Seed, Flag::MemSize]);
+        assert_eq!(opts.foreign_to(OP), [Flag::Strict, Flag::MemSize]);
+        assert!(MachineOptions::default().foreign_to(KW).is_empty());
+    }
+
+    #[test]
+    fn the_error_names_whose_each_flag_is() {
+        let opts = MachineOptions {
+            seed: Some(1),
+            ..Default::default()
+        };
         assert_eq!(
-            err,
-            "--profile (LC-3 only), --mem-size (SimpleRISC only) do not apply to MIPS programs"
+            opts.reject_foreign(KW, &[KW, OP]).unwrap_err().to_string(),
+            "--seed (OP only) does not apply to KW-1 programs"
         );
-        assert!(MachineOptions::default().reject_foreign(Isa::Lc3).is_ok());
+        let opts = MachineOptions {
+            strict: true,
+            no_mul: true,
+            ..Default::default()
+        };
+        const BOTH: Isa = Isa::new(&IsaInfo {
+            name: "both",
+            aliases: &[],
+            title: "Both",
+            summary: "Both",
+            format_addr: |addr| format!("{addr}"),
+            flags: &[Flag::Strict, Flag::NoMul],
+        });
+        let both = BOTH;
+        assert_eq!(
+            opts.reject_foreign(OP, &[KW, OP, both])
+                .unwrap_err()
+                .to_string(),
+            "--strict (KW-1 and Both only), --no-mul (Both only) do not apply to OP programs"
+        );
+        assert!(opts.reject_foreign(both, &[KW, OP, both]).is_ok());
+    }
+
+    #[test]
+    fn every_flag_has_its_own_spelling() {
+        let spellings: std::collections::HashSet<&str> =
+            Flag::ALL.iter().map(|f| f.spelling()).collect();
+        assert_eq!(spellings.len(), Flag::ALL.len());
     }
 }

@@ -7,12 +7,22 @@ use std::path::Path;
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
-use asmdbg_core::{Isa, LoadError, MachineOptions};
+use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
 
 use crate::machine::{is_object_file, load_machine, Lc3Machine};
 
 /// The LC-3 backend.
 pub struct Lc3Backend;
+
+/// LC-3's identity: `--isa lc3`, its notation, and the flags its programs accept.
+pub const ISA: Isa = Isa::new(&IsaInfo {
+    name: "lc3",
+    aliases: &["lc-3"],
+    title: "LC-3",
+    summary: "LC-3",
+    format_addr: |addr| format!("x{addr:04X}"),
+    flags: &[Flag::Profile, Flag::Strict],
+});
 
 /// The value the command line registers (src/backends.rs).
 pub static BACKEND: Lc3Backend = Lc3Backend;
@@ -21,12 +31,12 @@ impl Backend for Lc3Backend {
     type Machine = Lc3Machine;
 
     fn isa(&self) -> Isa {
-        Isa::Lc3
+        ISA
     }
 
     fn dialect(&self) -> Dialect {
         Dialect {
-            isa: Isa::Lc3,
+            isa: ISA,
             comments: &[";"],
             // Every LC-3 program has `.ORIG`.
             marks: |line, _| line.contains(".orig"),

@@ -12,7 +12,7 @@ pub mod objfile;
 pub mod os;
 pub mod program;
 
-pub use backend::BACKEND;
+pub use backend::{BACKEND, ISA};
 pub use machine::{load_machine, Lc3Machine};
 pub use os::profile_names;
 pub use program::{Program, Segment};

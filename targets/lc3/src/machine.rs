@@ -187,7 +187,7 @@ impl Snapshot for Lc3Machine {
 
 impl Machine for Lc3Machine {
     fn isa(&self) -> Isa {
-        Isa::Lc3
+        crate::ISA
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
@@ -361,7 +361,6 @@ pub fn load_machine(
     bytes: &[u8],
     opts: &MachineOptions,
 ) -> Result<Lc3Machine, LoadError> {
-    opts.reject_foreign(asmdbg_core::Isa::Lc3)?;
     let profile = select_profile(opts)?;
     let program = if is_object_file(bytes) {
         crate::objfile::read_obj(bytes).map_err(|e| LoadError::BadObject {

@@ -7,12 +7,28 @@ use std::path::Path;
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
-use asmdbg_core::{Isa, LoadError, MachineOptions};
+use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
 
 use crate::machine::{load_machine, MipsMachine};
 
 /// The MIPS backend.
 pub struct MipsBackend;
+
+/// MIPS's identity: `--isa mips`, its notation, and the flags its programs accept.
+pub const ISA: Isa = Isa::new(&IsaInfo {
+    name: "mips",
+    aliases: &["mars"],
+    title: "MIPS",
+    summary: "MIPS (MARS 4.5)",
+    format_addr: |addr| format!("0x{addr:08x}"),
+    flags: &[
+        Flag::StartAtMain,
+        Flag::DelaySlots,
+        Flag::Seed,
+        Flag::VirtualTime,
+        Flag::DialogsToStderr,
+    ],
+});
 
 /// The value the command line registers (src/backends.rs).
 pub static BACKEND: MipsBackend = MipsBackend;
@@ -21,12 +37,12 @@ impl Backend for MipsBackend {
     type Machine = MipsMachine;
 
     fn isa(&self) -> Isa {
-        Isa::Mips
+        ISA
     }
 
     fn dialect(&self) -> Dialect {
         Dialect {
-            isa: Isa::Mips,
+            isa: ISA,
             comments: &["#"],
             // `$` registers, `syscall`, or MARS's section directives.
             marks: |line, first| {

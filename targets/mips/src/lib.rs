@@ -17,6 +17,6 @@ pub mod program;
 pub mod random;
 pub mod syscalls;
 
-pub use backend::BACKEND;
+pub use backend::{BACKEND, ISA};
 pub use machine::{load_machine, MipsMachine, MipsState};
 pub use program::{Chunk, ChunkKind, Program};

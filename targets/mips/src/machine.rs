@@ -297,7 +297,6 @@ pub fn load_machine(
     text: &str,
     opts: &MachineOptions,
 ) -> Result<MipsMachine, LoadError> {
-    opts.reject_foreign(Isa::Mips)?;
     let file = SourceFile::new(path, text);
     let asm_opts = AsmOptions {
         work_dir: opts.work_dir.clone(),
@@ -317,7 +316,7 @@ impl Machine for MipsMachine {
     }
 
     fn isa(&self) -> Isa {
-        Isa::Mips
+        crate::ISA
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {

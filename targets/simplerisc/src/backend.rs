@@ -6,12 +6,22 @@ use std::path::Path;
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
-use asmdbg_core::{Isa, LoadError, MachineOptions};
+use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
 
 use crate::machine::{load_machine, SrMachine};
 
 /// The SimpleRISC backend.
 pub struct SimpleRiscBackend;
+
+/// SimpleRISC's identity: `--isa simplerisc`, its notation, and the flags its programs accept.
+pub const ISA: Isa = Isa::new(&IsaInfo {
+    name: "simplerisc",
+    aliases: &["simple-risc", "sr"],
+    title: "SimpleRISC",
+    summary: "SimpleRISC",
+    format_addr: |addr| format!("{addr}"),
+    flags: &[Flag::NoMul, Flag::MemSize],
+});
 
 /// The value the command line registers (src/backends.rs).
 pub static BACKEND: SimpleRiscBackend = SimpleRiscBackend;
@@ -20,12 +30,12 @@ impl Backend for SimpleRiscBackend {
     type Machine = SrMachine;
 
     fn isa(&self) -> Isa {
-        Isa::SimpleRisc
+        ISA
     }
 
     fn dialect(&self) -> Dialect {
         Dialect {
-            isa: Isa::SimpleRisc,
+            isa: ISA,
             comments: &["@", "//"],
             // `.main`, `.print`/`.encode`, or memory operands like `4[r2]` and `[sp]`.
             marks: |line, first| {

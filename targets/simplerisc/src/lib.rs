@@ -12,6 +12,6 @@ pub mod machine;
 pub mod program;
 
 pub use asm::{assemble, AsmOptions};
-pub use backend::BACKEND;
+pub use backend::{BACKEND, ISA};
 pub use machine::{load_machine, SrMachine};
 pub use program::{Program, Slot};

@@ -212,7 +212,6 @@ impl Snapshot for SrMachine {
 /// Assembles `text` (named `path` in messages) and builds the machine: what `asmdbg run` and
 /// `asmdbg debug` call for `--isa simplerisc`.
 pub fn load_machine(path: &str, text: &str, opts: &MachineOptions) -> Result<SrMachine, LoadError> {
-    opts.reject_foreign(Isa::SimpleRisc)?;
     let asm_opts = crate::asm::AsmOptions {
         no_mul: opts.no_mul,
     };
@@ -222,7 +221,7 @@ pub fn load_machine(path: &str, text: &str, opts: &MachineOptions) -> Result<SrM
 
 impl Machine for SrMachine {
     fn isa(&self) -> Isa {
-        Isa::SimpleRisc
+        crate::ISA
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
