@@ -117,6 +117,14 @@ impl<I: Copy> PatchedCode<I> {
         usize::try_from(offset >> self.shift).ok()
     }
 
+    /// Replaces the whole code (a restored snapshot); the run loop's copy is rebuilt from it at
+    /// the next [`BreakpointCache::sync`].
+    pub fn replace_code(&mut self, code: &[I]) {
+        self.code.clear();
+        self.code.extend_from_slice(code);
+        self.stale = true;
+    }
+
     /// Replaces the instruction in slot `index` (loading, or the debugger patching code),
     /// growing the code with `fill` if `index` is past its end. A breakpoint's stop stays over
     /// the slot; `step` and [`PatchedCode::code`] see the new instruction at once.
@@ -514,6 +522,33 @@ mod tests {
         copy.sync(&other);
         assert!(copy.contains(100) && !copy.contains(3));
         assert!(bits.contains(3));
+    }
+
+    #[test]
+    fn replaced_code_is_patched_at_the_next_sync() {
+        let mut p = PatchedCode::new(code(4), 0, 2, Op::Stop);
+        let mut set = BreakpointSet::new(0, 32, 2);
+        set.insert(4);
+        set.insert(16);
+        p.sync(&set);
+        assert_eq!(p.patched(), [Op::Nop(0), Op::Stop, Op::Nop(2), Op::Nop(3)]);
+        // A snapshot's code: longer, different words, no stops of its own.
+        let restored = [Op::Nop(9), Op::Nop(8), Op::Nop(7), Op::Nop(6), Op::Nop(5)];
+        p.replace_code(&restored);
+        assert_eq!(p.code(), restored, "the code changes at once");
+        p.sync(&set);
+        assert_eq!(
+            p.patched(),
+            [Op::Nop(9), Op::Stop, Op::Nop(7), Op::Nop(6), Op::Stop],
+            "the copy is rebuilt with the unchanged set's stops"
+        );
+        p.replace_code(&code(1));
+        p.sync(&set);
+        assert_eq!(
+            p.patched(),
+            [Op::Nop(0)],
+            "shorter code drops the copy's tail"
+        );
     }
 
     #[test]
