@@ -358,8 +358,15 @@ impl WatchFilter {
     /// watched span (always, without watchpoints).
     #[inline(always)]
     pub fn may_hit(&self, addr: u64) -> bool {
-        let offset = addr.wrapping_sub(self.low);
-        offset < self.span && self.flagged(offset)
+        self.near(addr) && self.flagged(addr.wrapping_sub(self.low))
+    }
+
+    /// The first half of [`WatchFilter::may_hit`]: whether `addr` lies between the lowest and
+    /// highest address an access can reach a watchpoint from. A cpu whose load and store code
+    /// is large tests this inline and the rest ([`WatchFilter::may_hit`]) out of line.
+    #[inline(always)]
+    pub fn near(&self, addr: u64) -> bool {
+        addr.wrapping_sub(self.low) < self.span
     }
 
     /// Whether an access of any length (a syscall's buffer) may touch a watchpoint: only the
@@ -574,6 +581,10 @@ mod tests {
         let mut filter = WatchFilter::new(4);
         filter.sync(&set);
         assert!(!filter.may_hit(0) && !filter.may_hit(u64::MAX));
+        assert!(
+            !filter.near(0) && !filter.near(u64::MAX),
+            "an empty set has no span"
+        );
         set.insert(0x100, 4, WatchKind::Write);
         set.insert(0x2000, 1, WatchKind::Read);
         filter.sync(&set);
@@ -594,6 +605,8 @@ mod tests {
         assert!(!filter.may_hit(0xfc));
         assert!(!filter.may_hit(0x104));
         assert!(!filter.may_hit(0x1000), "between the watches");
+        assert!(filter.near(0x1000), "but inside the span");
+        assert!(filter.near(0xfd) && !filter.near(0xfc) && !filter.near(0x2001));
         assert!(!filter.may_hit(0x2001));
         assert_eq!(
             filter.check(&set, 0x2000, 4, AccessKind::Read),

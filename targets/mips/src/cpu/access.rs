@@ -15,6 +15,17 @@ impl Cpu {
     #[inline(always)]
     pub(super) fn watch(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
         debug_assert!(len <= 4, "wider accesses go through `watch_range`");
+        if self.debug.watch.near(addr as u64) {
+            return self.watch_near(addr, len, access);
+        }
+        Ok(())
+    }
+
+    /// An access near a watchpoint: the filter's bits, then the set's exact check. Out of line,
+    /// so that every load and store inlines only the span compare.
+    #[cold]
+    #[inline(never)]
+    fn watch_near(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
         if self.debug.watch.may_hit(addr as u64) {
             return self.watch_hit(addr, len, access);
         }
