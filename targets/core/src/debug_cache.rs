@@ -285,7 +285,8 @@ pub struct WatchFilter {
 
 impl WatchFilter {
     /// A filter for a cpu whose loads and stores touch at most `widest` units (1 for LC-3
-    /// words, 4 for SimpleRISC words, 8 for MIPS doubles).
+    /// words, 4 for SimpleRISC and MIPS words; MIPS doubles go through
+    /// [`WatchFilter::may_hit_range`]).
     pub fn new(widest: u64) -> Self {
         WatchFilter {
             low: 0,

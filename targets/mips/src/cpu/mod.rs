@@ -5,7 +5,9 @@
 //! run/step loop; `exec.rs` executes integer and control instructions, `access.rs` does loads
 //! and stores with MARS's checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs`
 //! MARS's reaction to exceptions and its error texts, `text.rs` the decoded text segments and
-//! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot.
+//! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot. The
+//! breakpoint-patched copy, the watch filter and the resume-after-watch flag are the generic
+//! [`asmdbg_core::DebugCache`] the other cpus use too.
 //!
 //! The text segments are kept as decoded [`Instruction`]s (one per word, decoded when loaded or
 //! written), so the hot loop does one indexed load per instruction and never decodes. Without
