@@ -117,6 +117,14 @@ impl<I: Copy> PatchedCode<I> {
         usize::try_from(offset >> self.shift).ok()
     }
 
+    /// Replaces the whole code (a restored snapshot); the run loop's copy is rebuilt from it at
+    /// the next [`BreakpointCache::sync`].
+    pub fn replace_code(&mut self, code: &[I]) {
+        self.code.clear();
+        self.code.extend_from_slice(code);
+        self.stale = true;
+    }
+
     /// Replaces the instruction in slot `index` (loading, or the debugger patching code),
     /// growing the code with `fill` if `index` is past its end. A breakpoint's stop stays over
     /// the slot; `step` and [`PatchedCode::code`] see the new instruction at once.
@@ -277,7 +285,8 @@ pub struct WatchFilter {
 
 impl WatchFilter {
     /// A filter for a cpu whose loads and stores touch at most `widest` units (1 for LC-3
-    /// words, 4 for SimpleRISC words, 8 for MIPS doubles).
+    /// words, 4 for SimpleRISC and MIPS words; MIPS doubles go through
+    /// [`WatchFilter::may_hit_range`]).
     pub fn new(widest: u64) -> Self {
         WatchFilter {
             low: 0,
@@ -350,8 +359,15 @@ impl WatchFilter {
     /// watched span (always, without watchpoints).
     #[inline(always)]
     pub fn may_hit(&self, addr: u64) -> bool {
-        let offset = addr.wrapping_sub(self.low);
-        offset < self.span && self.flagged(offset)
+        self.near(addr) && self.flagged(addr.wrapping_sub(self.low))
+    }
+
+    /// The first half of [`WatchFilter::may_hit`]: whether `addr` lies between the lowest and
+    /// highest address an access can reach a watchpoint from. A cpu whose load and store code
+    /// is large tests this inline and the rest ([`WatchFilter::may_hit`]) out of line.
+    #[inline(always)]
+    pub fn near(&self, addr: u64) -> bool {
+        addr.wrapping_sub(self.low) < self.span
     }
 
     /// Whether an access of any length (a syscall's buffer) may touch a watchpoint: only the
@@ -517,6 +533,33 @@ mod tests {
     }
 
     #[test]
+    fn replaced_code_is_patched_at_the_next_sync() {
+        let mut p = PatchedCode::new(code(4), 0, 2, Op::Stop);
+        let mut set = BreakpointSet::new(0, 32, 2);
+        set.insert(4);
+        set.insert(16);
+        p.sync(&set);
+        assert_eq!(p.patched(), [Op::Nop(0), Op::Stop, Op::Nop(2), Op::Nop(3)]);
+        // A snapshot's code: longer, different words, no stops of its own.
+        let restored = [Op::Nop(9), Op::Nop(8), Op::Nop(7), Op::Nop(6), Op::Nop(5)];
+        p.replace_code(&restored);
+        assert_eq!(p.code(), restored, "the code changes at once");
+        p.sync(&set);
+        assert_eq!(
+            p.patched(),
+            [Op::Nop(9), Op::Stop, Op::Nop(7), Op::Nop(6), Op::Stop],
+            "the copy is rebuilt with the unchanged set's stops"
+        );
+        p.replace_code(&code(1));
+        p.sync(&set);
+        assert_eq!(
+            p.patched(),
+            [Op::Nop(0)],
+            "shorter code drops the copy's tail"
+        );
+    }
+
+    #[test]
     fn bitmap_follows_the_set() {
         let mut bits = BreakpointBitmap::<1024>::new();
         let mut set = BreakpointSet::new(0, 0x10000, 0);
@@ -539,6 +582,10 @@ mod tests {
         let mut filter = WatchFilter::new(4);
         filter.sync(&set);
         assert!(!filter.may_hit(0) && !filter.may_hit(u64::MAX));
+        assert!(
+            !filter.near(0) && !filter.near(u64::MAX),
+            "an empty set has no span"
+        );
         set.insert(0x100, 4, WatchKind::Write);
         set.insert(0x2000, 1, WatchKind::Read);
         filter.sync(&set);
@@ -559,6 +606,8 @@ mod tests {
         assert!(!filter.may_hit(0xfc));
         assert!(!filter.may_hit(0x104));
         assert!(!filter.may_hit(0x1000), "between the watches");
+        assert!(filter.near(0x1000), "but inside the span");
+        assert!(filter.near(0xfd) && !filter.near(0xfc) && !filter.near(0x2001));
         assert!(!filter.may_hit(0x2001));
         assert_eq!(
             filter.check(&set, 0x2000, 4, AccessKind::Read),

@@ -1,6 +1,6 @@
 //! Loads and stores with MARS's alignment and segment checks, and the watchpoint test every
-//! access pays: two compares against the bounds of all watched ranges, a scan of the few
-//! ranges only inside them.
+//! access pays: the watch filter of [`asmdbg_core::debug_cache`] (one compare far from every
+//! watchpoint), the watchpoint set's exact check only for what the filter lets through.
 
 use asmdbg_core::AccessKind;
 
@@ -9,20 +9,25 @@ use crate::memory::{Memory, Region};
 use super::{exc, Cpu, Trap};
 
 impl Cpu {
-    /// The watchpoint test of every load and store: a scan of the (few) watched ranges kept
-    /// in the cpu, so an access near a watchpoint costs a few compares, not a call.
+    /// The watchpoint test of every load and store of 1, 2 or 4 bytes: the watch filter's one
+    /// compare while the access is far from every watchpoint, the set's exact check only when
+    /// the filter lets it through.
     #[inline(always)]
     pub(super) fn watch(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
-        let start = addr as u64;
-        let end = start + len.max(1);
-        // Empty set: the bounds are (MAX, 0) and every access fails the first test.
-        if end <= self.watch_low || start >= self.watch_high {
-            return Ok(());
+        debug_assert!(len <= 4, "wider accesses go through `watch_range`");
+        if self.debug.watch.near(addr as u64) {
+            return self.watch_near(addr, len, access);
         }
-        for w in &self.watch_ranges {
-            if start < w.addr + w.len && w.addr < end && w.kind.matches(access) {
-                return self.watch_hit(addr, len, access);
-            }
+        Ok(())
+    }
+
+    /// An access near a watchpoint: the filter's bits, then the set's exact check. Out of line,
+    /// so that every load and store inlines only the span compare.
+    #[cold]
+    #[inline(never)]
+    fn watch_near(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
+        if self.debug.watch.may_hit(addr as u64) {
+            return self.watch_hit(addr, len, access);
         }
         Ok(())
     }
@@ -30,35 +35,11 @@ impl Cpu {
     #[cold]
     pub(super) fn watch_hit(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
         match self.watchpoints.check(addr as u64, len, access) {
-            Some((kind, hit)) if !self.watch_suppressed => Err(Trap::Watch {
+            Some((kind, hit)) if !self.debug.watch.resuming() => Err(Trap::Watch {
                 kind,
                 addr: hit as u32,
             }),
             _ => Ok(()),
-        }
-    }
-
-    /// Brings the cpu's copy of the watched ranges up to date with the watchpoint set.
-    pub(super) fn sync_watchpoints(&mut self) {
-        let generation = self.watchpoints.generation();
-        if generation == self.synced_watchpoints {
-            return;
-        }
-        self.synced_watchpoints = generation;
-        if !self.watchpoints.iter().eq(self.watch_ranges.iter()) {
-            self.watch_ranges = self.watchpoints.iter().copied().collect();
-            self.watch_low = self
-                .watch_ranges
-                .iter()
-                .map(|w| w.addr)
-                .min()
-                .unwrap_or(u64::MAX);
-            self.watch_high = self
-                .watch_ranges
-                .iter()
-                .map(|w| w.addr.saturating_add(w.len.max(1)))
-                .max()
-                .unwrap_or(0);
         }
     }
 
@@ -176,9 +157,13 @@ impl Cpu {
         }
     }
 
-    /// Checks a whole multi-byte access against watchpoints before any part of it happens.
+    /// Checks a whole access of any length (a double, an unaligned word's part, a string, a
+    /// syscall's buffer) against watchpoints before any part of it happens.
     pub(crate) fn watch_range(&self, addr: u32, len: u64, access: AccessKind) -> Result<(), Trap> {
-        self.watch(addr, len, access)
+        if self.debug.watch.may_hit_range(addr as u64, len) {
+            return self.watch_hit(addr, len, access);
+        }
+        Ok(())
     }
 
     #[inline(always)]

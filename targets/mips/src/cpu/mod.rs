@@ -5,7 +5,9 @@
 //! run/step loop; `exec.rs` executes integer and control instructions, `access.rs` does loads
 //! and stores with MARS's checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs`
 //! MARS's reaction to exceptions and its error texts, `text.rs` the decoded text segments and
-//! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot.
+//! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot. The
+//! breakpoint-patched copy, the watch filter and the resume-after-watch flag are the generic
+//! [`asmdbg_core::DebugCache`] the other cpus use too.
 //!
 //! The text segments are kept as decoded [`Instruction`]s (one per word, decoded when loaded or
 //! written), so the hot loop does one indexed load per instruction and never decodes. Without
@@ -22,8 +24,10 @@ mod traps;
 pub use state::CpuState;
 pub(crate) use traps::Trap;
 
-use asmdbg_core::breakpoints::Watchpoint;
-use asmdbg_core::{BreakpointSet, Console, RunOutcome, StopEvent, WatchpointSet};
+use asmdbg_core::{
+    BreakpointSet, Console, DebugCache, PatchedCode, RunOutcome, StopEvent, WatchFilter,
+    WatchpointSet,
+};
 
 use crate::decode::Instruction;
 use crate::memory::{Memory, GLOBAL_POINTER, STACK_POINTER, TEXT_BASE};
@@ -69,14 +73,10 @@ pub struct Cpu {
     pub epc: u32,
     pub badvaddr: u32,
     pub mem: Memory,
-    text: Vec<Instruction>,
-    /// `text` with `DebugStop` over every breakpoint: what the run loop executes, so it needs
-    /// no per-instruction breakpoint test.
-    exec: Vec<Instruction>,
-    /// The breakpoint addresses `exec` was built for.
-    exec_breakpoints: Vec<u64>,
-    /// Generation of `breakpoints` that `exec` was last checked against.
-    synced_breakpoints: u64,
+    /// The decoded user text, with the run loop's copy that has `DebugStop` over every
+    /// breakpoint (so the loop needs no per-instruction breakpoint test), and the watch filter
+    /// every load and store asks, with the resume-after-watch flag.
+    debug: DebugCache<PatchedCode<Instruction>>,
     text_words: Vec<u32>,
     ktext: Vec<Instruction>,
     ktext_words: Vec<u32>,
@@ -86,15 +86,6 @@ pub struct Cpu {
     pub delay_slots: bool,
     delay: Delay,
     delay_target: u32,
-    /// Copy of the watchpoints, synchronised before every `run` and `step`.
-    watch_ranges: Vec<Watchpoint>,
-    /// Generation of `watchpoints` that `watch_ranges` was last checked against.
-    synced_watchpoints: u64,
-    /// Bounds of all watched ranges, for a two-compare rejection of most accesses.
-    watch_low: u64,
-    watch_high: u64,
-    /// Set after a watch stop: the next instruction runs without reporting watchpoints.
-    watch_suppressed: bool,
     /// Instructions completed since reset.
     pub instructions: u64,
     /// The run stopped at a `syscall` the machine has to perform (see [`Trap::Syscall`]).
@@ -119,10 +110,12 @@ impl Cpu {
             epc: 0,
             badvaddr: 0,
             mem: Memory::new(),
-            text: Vec::new(),
-            exec: Vec::new(),
-            exec_breakpoints: Vec::new(),
-            synced_breakpoints: 0,
+            debug: DebugCache::new(
+                PatchedCode::new(Vec::new(), TEXT_BASE as u64, 2, Instruction::DebugStop),
+                // Word loads and stores are the widest single accesses; doubles, strings and
+                // syscall buffers ask `WatchFilter::may_hit_range`.
+                WatchFilter::new(4),
+            ),
             text_words: Vec::new(),
             ktext: Vec::new(),
             ktext_words: Vec::new(),
@@ -132,11 +125,6 @@ impl Cpu {
             delay_slots: false,
             delay: Delay::None,
             delay_target: 0,
-            watch_ranges: Vec::new(),
-            synced_watchpoints: 0,
-            watch_low: u64::MAX,
-            watch_high: 0,
-            watch_suppressed: false,
             instructions: 0,
             syscall_pending: false,
         }
@@ -146,7 +134,7 @@ impl Cpu {
     pub fn set_pc(&mut self, pc: u32) {
         self.pc = pc;
         self.delay = Delay::None;
-        self.watch_suppressed = false;
+        self.debug.watch.end_resume();
     }
 
     #[inline(always)]
@@ -164,10 +152,9 @@ impl Cpu {
     /// Stops without a stop event when it reaches a `syscall`: `Cpu::take_syscall` then says
     /// so, and the machine performs it.
     pub fn run(&mut self, budget: u64) -> RunOutcome {
-        self.sync_breakpoints();
-        self.sync_watchpoints();
+        self.debug.sync(&self.breakpoints, &self.watchpoints);
         let mut executed = 0;
-        if budget > 0 && self.watch_suppressed {
+        if budget > 0 && self.debug.watch.resuming() {
             if self.breakpoints.contains(self.pc as u64) {
                 return RunOutcome {
                     executed: 0,
@@ -193,7 +180,7 @@ impl Cpu {
 
     /// Executes exactly one instruction, ignoring breakpoints.
     pub fn step(&mut self) -> Option<StopEvent> {
-        self.sync_watchpoints();
+        self.debug.watch.sync(&self.watchpoints);
         let (counted, stop) = self.step_inner();
         self.instructions += counted as u64;
         stop
@@ -231,7 +218,7 @@ impl Cpu {
                 Some(StopEvent::Watch { .. }) | Some(StopEvent::NeedInput)
             )
         {
-            self.watch_suppressed = false;
+            self.debug.watch.end_resume();
         }
     }
 

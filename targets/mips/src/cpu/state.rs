@@ -49,7 +49,7 @@ impl Cpu {
             epc: self.epc,
             badvaddr: self.badvaddr,
             mem: self.mem.clone(),
-            text: self.text.clone(),
+            text: self.debug.breakpoints.code().to_vec(),
             text_words: self.text_words.clone(),
             ktext: self.ktext.clone(),
             ktext_words: self.ktext_words.clone(),
@@ -61,8 +61,8 @@ impl Cpu {
         }
     }
 
-    /// Puts a state back. The breakpoints and watchpoints stay; the execution copy of the text
-    /// is rebuilt from the restored code before the next run.
+    /// Puts a state back. The breakpoints and watchpoints stay; the run loop's patched copy of
+    /// the text and the watch filter are rebuilt before the next run.
     pub fn set_state(&mut self, state: &CpuState) {
         self.regs = state.regs;
         self.hi = state.hi;
@@ -75,7 +75,7 @@ impl Cpu {
         self.epc = state.epc;
         self.badvaddr = state.badvaddr;
         self.mem.clone_from(&state.mem);
-        self.text.clone_from(&state.text);
+        self.debug.breakpoints.replace_code(&state.text);
         self.text_words.clone_from(&state.text_words);
         self.ktext.clone_from(&state.ktext);
         self.ktext_words.clone_from(&state.ktext_words);
@@ -84,10 +84,10 @@ impl Cpu {
         self.delay = state.delay;
         self.delay_target = state.delay_target;
         self.instructions = state.instructions;
-        self.watch_suppressed = false;
+        // A pending watch resume belonged to the interrupted run.
+        self.debug.watch.end_resume();
         self.syscall_pending = false;
-        // An empty execution copy never matches the text: `sync_breakpoints` rebuilds it.
-        self.exec.clear();
-        self.exec_breakpoints.clear();
+        // The patched copy is rebuilt from the restored code before the next run.
+        self.debug.invalidate();
     }
 }

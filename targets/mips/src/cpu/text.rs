@@ -1,6 +1,7 @@
-//! The text segments as decoded instructions (decoded once, when loaded or patched) and the
-//! run loop's copy of user text with `DebugStop` over every breakpoint, kept in step with the
-//! breakpoint set by generation.
+//! The text segments as decoded instructions (decoded once, when loaded or patched). User text
+//! lives in the cpu's [`asmdbg_core::PatchedCode`], which also keeps the run loop's copy with
+//! `DebugStop` over every breakpoint; kernel text has no breakpoint copy (the run loop's
+//! fetch falls back to the breakpoint set there).
 
 use crate::decode::decode;
 use crate::decode::Instruction;
@@ -11,89 +12,30 @@ use super::{Cpu, Trap};
 impl Cpu {
     /// Bytes of user text holding instructions (rounded up to words).
     pub fn text_len_bytes(&self) -> u32 {
-        self.text.len() as u32 * 4
-    }
-
-    pub(super) fn text_slot(
-        &mut self,
-        addr: u32,
-    ) -> Option<(&mut Vec<Instruction>, &mut Vec<u32>, usize)> {
-        if addr & 3 != 0 {
-            return None;
-        }
-        if in_text(addr) {
-            Some((
-                &mut self.text,
-                &mut self.text_words,
-                ((addr - TEXT_BASE) >> 2) as usize,
-            ))
-        } else if in_ktext(addr) {
-            Some((
-                &mut self.ktext,
-                &mut self.ktext_words,
-                ((addr - KTEXT_BASE) >> 2) as usize,
-            ))
-        } else {
-            None
-        }
+        self.debug.breakpoints.code().len() as u32 * 4
     }
 
     /// Puts an instruction word into .text or .ktext (loading, or the debugger patching code).
     /// False if `addr` is not a word address in a text segment.
     pub fn write_text_word(&mut self, addr: u32, word: u32) -> bool {
-        let Some((code, words, idx)) = self.text_slot(addr) else {
+        if addr & 3 != 0 {
             return false;
-        };
-        if idx >= code.len() {
-            code.resize(idx + 1, Instruction::Empty);
-            words.resize(idx + 1, 0);
         }
         let instr = decode(word);
-        code[idx] = instr;
-        words[idx] = word;
         if in_text(addr) {
-            match self.exec.get_mut(idx) {
-                // Keep a breakpoint marker; `step` and `text` see the new instruction.
-                Some(slot) if *slot != Instruction::DebugStop => *slot = instr,
-                Some(_) => {}
-                // The run loop rebuilds the copy (and its markers) before it next runs.
-                None => self.exec.clear(),
-            }
+            let idx = ((addr - TEXT_BASE) >> 2) as usize;
+            // Keeps a breakpoint's stop over the slot; `step` and `text_word` see the new
+            // instruction at once, and grown code is re-patched before the next run.
+            self.debug.breakpoints.write(idx, instr, Instruction::Empty);
+            put(&mut self.text_words, idx, word, 0);
+        } else if in_ktext(addr) {
+            let idx = ((addr - KTEXT_BASE) >> 2) as usize;
+            put(&mut self.ktext, idx, instr, Instruction::Empty);
+            put(&mut self.ktext_words, idx, word, 0);
+        } else {
+            return false;
         }
         true
-    }
-
-    /// Brings `exec` up to date with `text` and the breakpoint set (the debugger may have changed
-    /// either between runs).
-    pub(super) fn sync_breakpoints(&mut self) {
-        let generation = self.breakpoints.generation();
-        if generation == self.synced_breakpoints && self.exec.len() == self.text.len() {
-            return;
-        }
-        self.synced_breakpoints = generation;
-        let same = self.exec.len() == self.text.len()
-            && self
-                .breakpoints
-                .addresses()
-                .eq(self.exec_breakpoints.iter().copied());
-        if !same {
-            self.rebuild_exec();
-        }
-    }
-
-    pub(super) fn rebuild_exec(&mut self) {
-        self.exec.clone_from(&self.text);
-        self.exec_breakpoints = self.breakpoints.addresses().collect();
-        for &addr in &self.exec_breakpoints {
-            let Some(off) = addr.checked_sub(TEXT_BASE as u64) else {
-                continue;
-            };
-            if off & 3 == 0 {
-                if let Some(slot) = self.exec.get_mut((off >> 2) as usize) {
-                    *slot = Instruction::DebugStop;
-                }
-            }
-        }
     }
 
     /// Words of code loaded (or patched) in the text segment that holds `addr`.
@@ -101,7 +43,7 @@ impl Cpu {
         if in_ktext(addr) {
             self.ktext.len()
         } else {
-            self.text.len()
+            self.debug.breakpoints.code().len()
         }
     }
 
@@ -112,14 +54,14 @@ impl Cpu {
         }
         let (code, words, idx) = if in_text(addr) {
             (
-                &self.text,
-                &self.text_words,
+                self.debug.breakpoints.code(),
+                &self.text_words[..],
                 ((addr - TEXT_BASE) >> 2) as usize,
             )
         } else if in_ktext(addr) {
             (
-                &self.ktext,
-                &self.ktext_words,
+                &self.ktext[..],
+                &self.ktext_words[..],
                 ((addr - KTEXT_BASE) >> 2) as usize,
             )
         } else {
@@ -146,7 +88,7 @@ impl Cpu {
     pub(super) fn fetch(&self, pc: u32) -> Result<Instruction, Trap> {
         let idx = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
         if pc & 3 == 0 {
-            if let Some(&instr) = self.exec.get(idx) {
+            if let Some(&instr) = self.debug.breakpoints.patched().get(idx) {
                 return Ok(instr);
             }
         }
@@ -160,7 +102,7 @@ impl Cpu {
     pub(super) fn fetch_unmarked(&self, pc: u32) -> Result<Instruction, Trap> {
         let idx = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
         if pc & 3 == 0 {
-            if let Some(&instr) = self.text.get(idx) {
+            if let Some(&instr) = self.debug.breakpoints.code().get(idx) {
                 return Ok(instr);
             }
         }
@@ -181,4 +123,12 @@ impl Cpu {
         }
         Err(Trap::InvalidPc)
     }
+}
+
+/// Sets `slots[index]`, growing `slots` with `fill` up to it.
+fn put<T: Copy>(slots: &mut Vec<T>, index: usize, value: T, fill: T) {
+    if index >= slots.len() {
+        slots.resize(index + 1, fill);
+    }
+    slots[index] = value;
 }

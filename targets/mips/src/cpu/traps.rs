@@ -102,7 +102,7 @@ impl Cpu {
             }
             Trap::Watch { kind, addr } => {
                 self.pc = pc;
-                self.watch_suppressed = true;
+                self.debug.watch.hold_for_resume();
                 (
                     false,
                     Some(StopEvent::Watch {
