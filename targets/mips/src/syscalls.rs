@@ -24,7 +24,8 @@ use asmdbg_core::AccessKind;
 
 use crate::cpu::{exc, Cpu, Trap};
 use crate::host::Host;
-use crate::javafmt::{double_to_string, float_to_string, parse_double, parse_float, parse_int};
+use crate::javafmt::{double_to_string, float_to_string};
+use crate::javaparse::{java_trim, parse_double, parse_float, parse_int};
 use crate::memory::{DATA_LIMIT, HEAP_BASE};
 use crate::random::JavaRandom;
 
@@ -277,8 +278,9 @@ impl Syscall<'_> {
             }
             5 => {
                 let line = self.take_line()?;
-                let value =
-                    parse_int(&line).ok_or_else(|| syscall_error(5, "invalid integer input"))?;
+                // `new Integer(line.trim())`: Java's trim, then `Integer.parseInt`.
+                let value = parse_int(java_trim(&line))
+                    .ok_or_else(|| syscall_error(5, "invalid integer input"))?;
                 self.cpu.set_reg(2, value as u32);
             }
             6 => {
