@@ -218,15 +218,14 @@ impl Syscall<'_> {
         }
     }
 
-    /// The next input line without its line ending, or `NeedInput` with nothing consumed.
+    /// The next input line without its line ending (`\n`, `\r\n` or a lone `\r`, as Java's
+    /// `readLine` cuts them), or `NeedInput` with nothing consumed.
     fn take_line(&mut self) -> Result<String, Trap> {
         if !self.cpu.console.has_line() {
             return Err(Trap::NeedInput);
         }
         let line = self.cpu.console.read_line().unwrap_or_default();
-        let text = String::from_utf8_lossy(&line).into_owned();
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
+        Ok(String::from_utf8_lossy(&line).into_owned())
     }
 
     fn set_double_f0(&mut self, value: f64) {
