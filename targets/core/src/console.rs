@@ -12,6 +12,9 @@ pub struct Console {
     output: Vec<u8>,
     /// Set by the cpu when it stopped with `NeedInput`; cleared when input is queued.
     waiting: bool,
+    /// The last line read ended at a `\r` that was the last byte queued: a `\n` arriving next
+    /// is that line's `\r\n`, not an empty line (Java's `BufferedReader` does the same).
+    skip_lf: bool,
 }
 
 impl Console {
@@ -49,20 +52,51 @@ impl Console {
         self.input.pop_front()
     }
 
-    /// Whether a whole line (ending in `\n`) is queued, or input ended with a partial line left.
-    pub fn has_line(&self) -> bool {
-        self.input.contains(&b'\n') || (self.input_closed && !self.input.is_empty())
+    /// Where the next line starts: past a `\n` that completes a `\r\n` already read.
+    fn line_start(&self) -> usize {
+        usize::from(self.skip_lf && self.input.front() == Some(&b'\n'))
     }
 
-    /// Takes one line including its `\n` (or the rest of the input once it is closed).
-    /// `None` if no complete line is queued yet.
+    /// Whether [`Console::read_line`] has a line to give: a line ending is queued, or input
+    /// ended with a partial line left.
+    pub fn has_line(&self) -> bool {
+        let start = self.line_start();
+        self.input
+            .iter()
+            .skip(start)
+            .any(|&b| b == b'\n' || b == b'\r')
+            || (self.input_closed && self.input.len() > start)
+    }
+
+    /// Takes one line without its ending, the way Java's `BufferedReader.readLine` cuts lines
+    /// (MARS reads its console with it, and only the MIPS machine reads lines): a line ends at
+    /// `\n`, `\r\n` or a lone `\r`, and the rest of the input once it is closed. A `\r` ends
+    /// its line at once, even as the last byte queued; a `\n` that arrives after it is dropped
+    /// then. `None` if no complete line is queued yet.
     pub fn read_line(&mut self) -> Option<Vec<u8>> {
-        let end = match self.input.iter().position(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None if self.input_closed && !self.input.is_empty() => self.input.len(),
-            None => return None,
-        };
-        Some(self.input.drain(..end).collect())
+        if !self.has_line() {
+            return None;
+        }
+        if self.line_start() == 1 {
+            self.input.pop_front();
+        }
+        self.skip_lf = false;
+        let end = self
+            .input
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .unwrap_or(self.input.len());
+        let line: Vec<u8> = self.input.drain(..end).collect();
+        if self.input.pop_front() == Some(b'\r') {
+            match self.input.front() {
+                Some(b'\n') => {
+                    self.input.pop_front();
+                }
+                Some(_) => {}
+                None => self.skip_lf = true,
+            }
+        }
+        Some(line)
     }
 
     /// Records that the guest is blocked on input (set by the cpu along with `NeedInput`).
@@ -108,13 +142,52 @@ mod tests {
         assert!(!c.has_line());
         c.push_input(b"ab\ncd");
         assert!(c.has_line());
-        assert_eq!(c.read_line().as_deref(), Some(&b"ab\n"[..]));
+        assert_eq!(c.read_line().as_deref(), Some(&b"ab"[..]));
         assert_eq!(c.read_line(), None);
         c.close_input();
         assert!(c.has_line());
         assert_eq!(c.read_line().as_deref(), Some(&b"cd"[..]));
         assert_eq!(c.read_line(), None);
         assert_eq!(c.read_byte(), None);
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_lone_cr() {
+        let mut c = Console::new();
+        c.push_input(b"a\nb\r\nc\rd\r\re");
+        let mut lines = Vec::new();
+        while let Some(line) = c.read_line() {
+            lines.push(String::from_utf8(line).unwrap());
+        }
+        assert_eq!(lines, ["a", "b", "c", "d", ""], "`e` has no ending yet");
+        c.close_input();
+        assert_eq!(c.read_line().as_deref(), Some(&b"e"[..]));
+        assert!(!c.has_line());
+    }
+
+    #[test]
+    fn a_cr_last_in_the_queue_ends_its_line_and_claims_a_later_lf() {
+        let mut c = Console::new();
+        c.push_input(b"12\r");
+        assert!(c.has_line(), "a CR ends the line without waiting for more");
+        assert_eq!(c.read_line().as_deref(), Some(&b"12"[..]));
+        c.push_input(b"\n");
+        assert!(
+            !c.has_line(),
+            "the LF completes the CR LF, it is no empty line"
+        );
+        c.push_input(b"34\n");
+        assert_eq!(c.read_line().as_deref(), Some(&b"34"[..]));
+        // Only the very next byte is claimed: an empty line after a lone CR stays a line.
+        c.push_input(b"5\r");
+        assert_eq!(c.read_line().as_deref(), Some(&b"5"[..]));
+        c.push_input(b"\r");
+        assert_eq!(c.read_line().as_deref(), Some(&b""[..]));
+        // A closed input holding only the claimed LF has no line left.
+        c.push_input(b"\n");
+        c.close_input();
+        assert!(!c.has_line());
+        assert_eq!(c.read_line(), None);
     }
 
     #[test]

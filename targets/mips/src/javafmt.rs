@@ -1,5 +1,5 @@
-//! Java's `Float.toString`/`Double.toString` layout (what MARS prints for syscalls 2, 3, 56, 57)
-//! and `Float.parseFloat`/`Double.parseDouble` for the read syscalls.
+//! Java's `Float.toString`/`Double.toString` layout (what MARS prints for syscalls 2, 3, 56, 57);
+//! the parsers for the read syscalls are in `javaparse.rs`.
 //!
 //! MARS runs on JDK 8-17, whose `FloatingDecimal` prints an integer-valued number from its exact
 //! integer value, rounded to the decimal digits its binary precision supports (so the float
@@ -175,44 +175,6 @@ pub fn double_to_string(v: f64) -> String {
     java_layout(v < 0.0, &digits, exp)
 }
 
-/// The text Java's number parsers accept after `trim()`: an optional f/F/d/D suffix and the
-/// words NaN and Infinity.
-fn java_number_text(text: &str) -> Option<String> {
-    let t = text.trim_matches(|c: char| c <= ' ');
-    let t = t
-        .strip_suffix(['f', 'F', 'd', 'D'])
-        .filter(|rest| !rest.is_empty() && !rest.ends_with(['e', 'E']))
-        .unwrap_or(t);
-    let body = t.trim_start_matches(['+', '-']);
-    let ok = body == "NaN"
-        || body == "Infinity"
-        || (!body.is_empty()
-            && body
-                .chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')));
-    ok.then(|| t.replace("Infinity", "inf"))
-}
-
-/// `Float.parseFloat(text.trim())`.
-pub fn parse_float(text: &str) -> Option<f32> {
-    java_number_text(text)?.parse().ok()
-}
-
-/// `Double.parseDouble(text.trim())`.
-pub fn parse_double(text: &str) -> Option<f64> {
-    java_number_text(text)?.parse().ok()
-}
-
-/// `Integer.parseInt(text.trim())`: decimal digits with an optional sign.
-pub fn parse_int(text: &str) -> Option<i32> {
-    let t = text.trim_matches(|c: char| c <= ' ');
-    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
-    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    t.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,20 +195,5 @@ mod tests {
         assert_eq!(double_to_string(3.0), "3.0");
         assert_eq!(double_to_string(f64::NEG_INFINITY), "-Infinity");
         assert_eq!(double_to_string(0.000123), "1.23E-4");
-    }
-
-    #[test]
-    fn parses_like_java() {
-        assert_eq!(parse_int(" 42 \r"), Some(42));
-        assert_eq!(parse_int("+7"), Some(7));
-        assert_eq!(parse_int("-2147483648"), Some(i32::MIN));
-        assert_eq!(parse_int("0x10"), None);
-        assert_eq!(parse_int("2147483648"), None);
-        assert_eq!(parse_int(""), None);
-        assert_eq!(parse_float("1.5f"), Some(1.5));
-        assert_eq!(parse_float("-Infinity"), Some(f32::NEG_INFINITY));
-        assert_eq!(parse_double("1e3"), Some(1000.0));
-        assert_eq!(parse_double("abc"), None);
-        assert_eq!(parse_double("inf"), None);
     }
 }

@@ -11,6 +11,7 @@ pub mod elf;
 pub mod gdb;
 pub mod host;
 pub mod javafmt;
+pub mod javaparse;
 pub mod machine;
 pub mod memory;
 pub mod program;

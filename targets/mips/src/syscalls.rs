@@ -24,7 +24,8 @@ use asmdbg_core::AccessKind;
 
 use crate::cpu::{exc, Cpu, Trap};
 use crate::host::Host;
-use crate::javafmt::{double_to_string, float_to_string, parse_double, parse_float, parse_int};
+use crate::javafmt::{double_to_string, float_to_string};
+use crate::javaparse::{java_trim, parse_double, parse_float, parse_int};
 use crate::memory::{DATA_LIMIT, HEAP_BASE};
 use crate::random::JavaRandom;
 
@@ -217,15 +218,14 @@ impl Syscall<'_> {
         }
     }
 
-    /// The next input line without its line ending, or `NeedInput` with nothing consumed.
+    /// The next input line without its line ending (`\n`, `\r\n` or a lone `\r`, as Java's
+    /// `readLine` cuts them), or `NeedInput` with nothing consumed.
     fn take_line(&mut self) -> Result<String, Trap> {
         if !self.cpu.console.has_line() {
             return Err(Trap::NeedInput);
         }
         let line = self.cpu.console.read_line().unwrap_or_default();
-        let text = String::from_utf8_lossy(&line).into_owned();
-        let text = text.strip_suffix('\n').unwrap_or(&text);
-        Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
+        Ok(String::from_utf8_lossy(&line).into_owned())
     }
 
     fn set_double_f0(&mut self, value: f64) {
@@ -277,8 +277,9 @@ impl Syscall<'_> {
             }
             5 => {
                 let line = self.take_line()?;
-                let value =
-                    parse_int(&line).ok_or_else(|| syscall_error(5, "invalid integer input"))?;
+                // `new Integer(line.trim())`: Java's trim, then `Integer.parseInt`.
+                let value = parse_int(java_trim(&line))
+                    .ok_or_else(|| syscall_error(5, "invalid integer input"))?;
                 self.cpu.set_reg(2, value as u32);
             }
             6 => {

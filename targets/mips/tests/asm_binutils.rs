@@ -195,9 +195,10 @@ fn gnu_lines() -> String {
         .join("\n")
 }
 
-/// GNU's words, or `None` when the tools cannot be run or their output read.
-fn gnu_words(source: &str) -> Option<Vec<u32>> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("binutils-crosscheck");
+/// GNU's words, or `None` when the tools cannot be run or their output read. `name` keeps the
+/// files of tests running at the same time apart.
+fn gnu_words(name: &str, source: &str) -> Option<Vec<u32>> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("binutils-{name}"));
     std::fs::create_dir_all(&dir).ok()?;
     let s = dir.join("corpus.s");
     let o = dir.join("corpus.o");
@@ -278,7 +279,7 @@ fn every_basic_form_matches_gnu_as() {
     ]) {
         return;
     }
-    let Some(theirs) = gnu_words(&gnu_lines()) else {
+    let Some(theirs) = gnu_words("crosscheck", &gnu_lines()) else {
         panic!("binutils are installed but could not assemble the corpus");
     };
     assert!(
@@ -319,4 +320,76 @@ fn gnu_and_mars_disagree_only_on_clz_clo() {
     // The one documented difference is visible in GNU's own word.
     assert_eq!(mars_differs(0x7128_4020), 0x7120_4020);
     assert_eq!(mars_differs(0x0128_4020), 0x0128_4020);
+}
+
+/// Decimal literals from 2^31 up, which MARS reads as the 32-bit pattern of their value mod
+/// 2^32 (`Binary.stringToInt`), in the basic forms that take a signed 16-bit immediate: each
+/// must encode exactly as GNU encodes the signed value (GNU itself rejects the unsigned text).
+const UNSIGNED_CORPUS: &str = r#"
+	addi	$t1, $t2, 4294967196 ||| addi $t1, $t2, -100
+	addiu	$sp, $sp, 4294967264 ||| addiu $sp, $sp, -32
+	slti	$t0, $t1, 4294934528 ||| slti $t0, $t1, -32768
+	sltiu	$t0, $t1, 4294967295 ||| sltiu $t0, $t1, -1
+	lw	$t1, 4294967196($t2) ||| lw $t1, -100($t2)
+	sw	$ra, 4294967292($sp) ||| sw $ra, -4($sp)
+	lb	$t1, 4294967295($t2) ||| lb $t1, -1($t2)
+	lhu	$t1, 4294967294($t2) ||| lhu $t1, -2($t2)
+	sh	$t1, 4294934528($t2) ||| sh $t1, -32768($t2)
+	lwc1	$f1, 4294967196($t2) ||| lwc1 $f1, -100($t2)
+	sdc1	$f2, 4294967288($sp) ||| sdc1 $f2, -8($sp)
+	teqi	$t1, 4294967196 ||| teqi $t1, -100
+	tgei	$t1, 4294967295 ||| tgei $t1, -1
+"#;
+
+#[test]
+fn unsigned_decimal_immediates_match_gnu_signed_ones() {
+    let mars: String = UNSIGNED_CORPUS
+        .lines()
+        .map(|l| l.split("|||").next().unwrap_or(l).trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let gnu: String = UNSIGNED_CORPUS
+        .lines()
+        .filter_map(|l| l.split_once("|||").map(|(_, g)| format!("\t{}", g.trim())))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let program = assemble(
+        &SourceFile::new("unsigned.asm", mars.clone()),
+        &AsmOptions::default(),
+    )
+    .unwrap_or_else(|d| panic!("unsigned literals do not assemble:\n{d}"));
+    let text = program
+        .chunks
+        .iter()
+        .find(|c| c.kind == ChunkKind::Text)
+        .expect("text chunk");
+    let ours: Vec<u32> = text
+        .bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let lines: Vec<&str> = mars
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(ours.len(), lines.len(), "one basic instruction per line");
+    if !asmdbg_testsupport::tools::require_tools(&[
+        "mipsel-linux-gnu-as",
+        "mipsel-linux-gnu-objcopy",
+    ]) {
+        return;
+    }
+    let Some(theirs) = gnu_words("unsigned", &gnu) else {
+        panic!("binutils are installed but could not assemble the corpus");
+    };
+    // GNU pads the section to 16 bytes.
+    assert!(
+        theirs.len() >= ours.len(),
+        "GNU produced {} words",
+        theirs.len()
+    );
+    for ((line, o), t) in lines.iter().zip(&ours).zip(&theirs) {
+        assert_eq!(o, t, "{line}: ours 0x{o:08x}, GNU 0x{t:08x}");
+    }
 }

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::basic::BASIC_INSTRUCTIONS;
 use super::pseudo_table::PSEUDO_OPS;
+use crate::javaparse::{decode_int, java_digit, parse_double};
 
 /// What a token is. Registers keep their number; integers their 32-bit value.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,62 +95,37 @@ fn parse_small_decimal(digits: &str) -> Option<u8> {
     (n < 32).then_some(n)
 }
 
-/// Java's `Integer.decode` (decimal, `0x` hex, leading-0 octal, optional sign), plus MARS's
-/// extension: exactly eight hex digits are a 32-bit two's complement pattern (`0xFFFFFFFF` = -1).
+/// MARS's `Binary.stringToInt`: Java's `Integer.decode` (decimal, `0x`/`#` hex, leading-0 octal,
+/// optional sign, any Unicode decimal digit); failing that, two fallbacks of MARS's own:
+/// `0x` and exactly eight ASCII hex digits are a 32-bit two's complement pattern
+/// (`0xFFFFFFFF` = -1), and a text of ASCII decimal digits only is accumulated in Java's
+/// wrapping `int` arithmetic. The second one is what makes `4294967295` the pattern 0xffffffff
+/// (-1, which then fits a 16-bit immediate) and `3000000000` the pattern 0xb2d05e00; it also
+/// takes `08` as 8 and `4294967296` as 0. A sign defeats both fallbacks, so `-2147483649` and
+/// `+2147483648` stay invalid.
 pub fn parse_int(text: &str) -> Option<i32> {
-    let (negative, body) = match text.as_bytes().first()? {
-        b'-' => (true, &text[1..]),
-        b'+' => (false, &text[1..]),
-        _ => (false, text),
-    };
-    let (radix, digits) = if let Some(hex) = body.strip_prefix("0x").or(body.strip_prefix("0X")) {
-        (16, hex)
-    } else if let Some(hex) = body.strip_prefix('#') {
-        (16, hex)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (8, &body[1..])
-    } else {
-        (10, body)
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    let magnitude = u64::from_str_radix(digits, radix).ok()?;
-    let value = if negative {
-        -(magnitude as i128)
-    } else {
-        magnitude as i128
-    };
-    if let Ok(v) = i32::try_from(value) {
+    if let Some(v) = decode_int(text) {
         return Some(v);
     }
-    if !negative && radix == 16 && text.len() == 10 && magnitude <= u32::MAX as u64 {
-        return Some(magnitude as u32 as i32);
+    let lower = text.to_ascii_lowercase();
+    if let Some(hex) = lower.strip_prefix("0x") {
+        if hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return u32::from_str_radix(hex, 16).ok().map(|v| v as i32);
+        }
+        return None;
     }
-    None
+    // MARS would take an empty text as 0; a token is never empty, so say no.
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.bytes().fold(0i32, |acc, b| {
+        acc.wrapping_mul(10).wrapping_add(i32::from(b - b'0'))
+    }))
 }
 
-/// Java's `Double.parseDouble` for the decimal forms assembly programs use.
+/// Java's `Double.parseDouble`, which MARS tries on a token that is not an integer.
 pub fn parse_real(text: &str) -> Option<f64> {
-    let body = text.trim_end_matches(['f', 'F', 'd', 'D']);
-    let ok = body.bytes().any(|b| b.is_ascii_digit())
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if ok {
-        return body.parse().ok();
-    }
-    match body.trim_start_matches(['+', '-']) {
-        "Infinity" | "NaN" => {
-            let v = if body.ends_with("NaN") {
-                f64::NAN
-            } else {
-                f64::INFINITY
-            };
-            Some(if body.starts_with('-') { -v } else { v })
-        }
-        _ => None,
-    }
+    parse_double(text)
 }
 
 /// MARS's identifier rule: a letter, `_`, `.` or `$`, then letters, digits, `_`, `.`, `$`.
@@ -318,7 +294,9 @@ pub fn tokenize(line: &str) -> Vec<Token> {
             '#' => break,
             ' ' | '\t' | ',' | '\r' => lx.flush(),
             '+' | '-' => {
-                let next_is_digit = chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+                let next_is_digit = chars
+                    .get(i + 1)
+                    .is_some_and(|&n| java_digit(n, 10).is_some());
                 let after_exponent = !lx.current.is_empty()
                     && next_is_digit
                     && matches!(chars.get(i.wrapping_sub(1)), Some('e' | 'E'))
@@ -408,9 +386,26 @@ mod tests {
         assert_eq!(parse_int("0xFFFFFFFF"), Some(-1));
         assert_eq!(parse_int("0x80000000"), Some(i32::MIN));
         assert_eq!(parse_int("010"), Some(8));
-        assert_eq!(parse_int("4294967296"), None);
-        assert_eq!(parse_int("08"), None);
         assert_eq!(parse_real("1.5e-3"), Some(0.0015));
+    }
+
+    // Expected values from MARS 4.5's Binary.stringToInt: its decimal fallback accumulates in
+    // a Java int, which wraps.
+    #[test]
+    fn unsigned_and_overlong_decimals_wrap_like_mars() {
+        assert_eq!(parse_int("2147483648"), Some(i32::MIN));
+        assert_eq!(parse_int("3000000000"), Some(0xb2d0_5e00_u32 as i32));
+        assert_eq!(parse_int("4294967295"), Some(-1));
+        assert_eq!(parse_int("4294967296"), Some(0));
+        assert_eq!(parse_int("08"), Some(8));
+        assert_eq!(parse_int("-2147483648"), Some(i32::MIN));
+        assert_eq!(parse_int("-2147483649"), None);
+        assert_eq!(parse_int("+2147483648"), None);
+        assert_eq!(parse_int("0x100000000"), None);
+        assert_eq!(parse_int("0xFFFFFFFG"), None);
+        assert_eq!(parse_int("-0xFFFFFFFF"), None);
+        assert_eq!(parse_int("\u{FF11}\u{FF12}"), Some(12));
+        assert_eq!(parse_int("\u{FF14}294967295"), None);
     }
 
     #[test]
