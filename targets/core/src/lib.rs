@@ -17,7 +17,9 @@ pub mod gdb;
 pub mod isa;
 pub mod machine;
 pub mod options;
+pub mod rate;
 pub mod symbols;
+pub mod word_bytes;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
