@@ -8,7 +8,7 @@
 //! are exact. pc = 2 × PC and lr = 2 × R7 are byte addresses too; sp is R6 as is.
 
 use asmdbg_core::gdb::arm_pose::{
-    le_value, ArmPose, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
+    ArmPose, ArmPoseMachine, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
 };
 use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::{Machine, RegisterInfo};
@@ -98,6 +98,39 @@ fn write(m: &mut Lc3Machine, name: &str, value: u16) {
 
 const R_NAMES: [&str; 8] = ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"];
 
+impl ArmPoseMachine<9, 2> for Lc3Machine {
+    fn read_pose(&self, regs: &mut Lc3GdbRegs) {
+        *regs = Lc3GdbRegs::default();
+        for (slot, name) in regs.own.iter_mut().zip(R_NAMES.iter().chain([&"PSR"])) {
+            *slot = u32::from(read(self, name));
+        }
+        regs.xpsr = regs.own[OWN_PSR];
+        regs.core[SP] = regs.own[6];
+        regs.core[LR] = 2 * regs.own[7];
+        regs.core[PC] = 2 * (self.pc() as u32 & 0xffff);
+    }
+
+    /// Writes the LC-3 register behind a posed one; false for one that does not exist.
+    fn write_pose(&mut self, id: Lc3GdbRegId, value: u32) -> bool {
+        match id {
+            // The hidden ARM registers do not exist on an LC-3: writes are accepted and dropped.
+            ArmPoseRegId::Core(n) if usize::from(n) < SP => {}
+            ArmPoseRegId::Core(n) if usize::from(n) == SP => write(self, "R6", value as u16),
+            ArmPoseRegId::Core(n) if usize::from(n) == LR => write(self, "R7", (value / 2) as u16),
+            ArmPoseRegId::Core(n) if usize::from(n) == PC => {
+                self.set_pc((value / 2) as u64 & 0xffff)
+            }
+            ArmPoseRegId::Core(_) => return false,
+            ArmPoseRegId::Xpsr => write(self, "PSR", value as u16),
+            ArmPoseRegId::Own(n) => match R_NAMES.iter().chain([&"PSR"]).nth(usize::from(n)) {
+                Some(name) => write(self, name, value as u16),
+                None => return false,
+            },
+        }
+        true
+    }
+}
+
 impl GdbMachine for Lc3Machine {
     type Arch = Lc3Gdb;
 
@@ -139,56 +172,19 @@ impl GdbMachine for Lc3Machine {
     }
 
     fn gdb_read_registers(&self, regs: &mut Lc3GdbRegs) {
-        *regs = Lc3GdbRegs::default();
-        for (slot, name) in regs.own.iter_mut().zip(R_NAMES.iter().chain([&"PSR"])) {
-            *slot = u32::from(read(self, name));
-        }
-        regs.xpsr = regs.own[OWN_PSR];
-        regs.core[SP] = regs.own[6];
-        regs.core[LR] = 2 * regs.own[7];
-        regs.core[PC] = 2 * (self.pc() as u32 & 0xffff);
+        self.read_pose(regs);
     }
 
     fn gdb_write_registers(&mut self, regs: &Lc3GdbRegs) {
-        let mut before = Lc3GdbRegs::default();
-        self.gdb_read_registers(&mut before);
-        // sp and lr alias R6 and R7, xpsr aliases PSR: write only what gdb changed, so a change
-        // made through either name wins.
-        for (id, value) in regs.changes(&before) {
-            self.write_pose_register(id, value);
-        }
+        self.write_pose_changes(regs);
     }
 
     fn gdb_read_register(&self, id: Lc3GdbRegId, buf: &mut [u8]) -> Option<usize> {
-        let mut regs = Lc3GdbRegs::default();
-        self.gdb_read_registers(&mut regs);
-        regs.read_into(id, buf)
+        self.read_pose_register(id, buf)
     }
 
     fn gdb_write_register(&mut self, id: Lc3GdbRegId, val: &[u8]) -> bool {
-        self.write_pose_register(id, le_value(val))
-    }
-}
-
-impl Lc3Machine {
-    /// Writes the LC-3 register behind a posed one; false for one that does not exist.
-    fn write_pose_register(&mut self, id: Lc3GdbRegId, value: u32) -> bool {
-        match id {
-            // The hidden ARM registers do not exist on an LC-3: writes are accepted and dropped.
-            ArmPoseRegId::Core(n) if usize::from(n) < SP => {}
-            ArmPoseRegId::Core(n) if usize::from(n) == SP => write(self, "R6", value as u16),
-            ArmPoseRegId::Core(n) if usize::from(n) == LR => write(self, "R7", (value / 2) as u16),
-            ArmPoseRegId::Core(n) if usize::from(n) == PC => {
-                self.set_pc((value / 2) as u64 & 0xffff)
-            }
-            ArmPoseRegId::Core(_) => return false,
-            ArmPoseRegId::Xpsr => write(self, "PSR", value as u16),
-            ArmPoseRegId::Own(n) => match R_NAMES.iter().chain([&"PSR"]).nth(usize::from(n)) {
-                Some(name) => write(self, name, value as u16),
-                None => return false,
-            },
-        }
-        true
+        self.write_pose_register(id, val)
     }
 }
 

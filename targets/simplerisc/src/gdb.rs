@@ -10,7 +10,7 @@
 //! feature is `ra` exactly as the program sees it.
 
 use asmdbg_core::gdb::arm_pose::{
-    le_value, ArmPose, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
+    ArmPose, ArmPoseMachine, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
 };
 use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::word_bytes::byte_of;
@@ -106,9 +106,27 @@ impl SrMachine {
             Slot::Print(_) | Slot::Encode { .. } => Some(NOP_WORD),
         }
     }
+}
+
+impl ArmPoseMachine<4, 4> for SrMachine {
+    fn read_pose(&self, regs: &mut SrGdbRegs) {
+        for r in 0..=12 {
+            regs.core[r] = self.reg32(r);
+        }
+        regs.core[SP] = self.reg32(14);
+        regs.core[LR] = to_code_view(self.reg32(15));
+        regs.core[PC] = to_code_view(self.pc() as u32);
+        regs.xpsr = self.reg32(REG_FLAGS);
+        regs.own = [
+            self.reg32(13),
+            self.reg32(14),
+            self.reg32(15),
+            self.reg32(REG_FLAGS),
+        ];
+    }
 
     /// Writes the SimpleRISC register behind a posed one; false for one that does not exist.
-    fn write_pose_register(&mut self, id: SrGdbRegId, value: u32) -> bool {
+    fn write_pose(&mut self, id: SrGdbRegId, value: u32) -> bool {
         let v = u64::from(value);
         match id {
             ArmPoseRegId::Core(n @ 0..=12) => self.write_register(usize::from(n), v),
@@ -149,39 +167,19 @@ impl GdbMachine for SrMachine {
     }
 
     fn gdb_read_registers(&self, regs: &mut SrGdbRegs) {
-        for r in 0..=12 {
-            regs.core[r] = self.reg32(r);
-        }
-        regs.core[SP] = self.reg32(14);
-        regs.core[LR] = to_code_view(self.reg32(15));
-        regs.core[PC] = to_code_view(self.pc() as u32);
-        regs.xpsr = self.reg32(REG_FLAGS);
-        regs.own = [
-            self.reg32(13),
-            self.reg32(14),
-            self.reg32(15),
-            self.reg32(REG_FLAGS),
-        ];
+        self.read_pose(regs);
     }
 
     fn gdb_write_registers(&mut self, regs: &SrGdbRegs) {
-        let mut before = SrGdbRegs::default();
-        self.gdb_read_registers(&mut before);
-        // sp/r14, lr/r15 and xpsr/flags are two names for one register: write only the ones
-        // gdb changed, so a change made through either name wins.
-        for (id, value) in regs.changes(&before) {
-            self.write_pose_register(id, value);
-        }
+        self.write_pose_changes(regs);
     }
 
     fn gdb_read_register(&self, id: SrGdbRegId, buf: &mut [u8]) -> Option<usize> {
-        let mut regs = SrGdbRegs::default();
-        self.gdb_read_registers(&mut regs);
-        regs.read_into(id, buf)
+        self.read_pose_register(id, buf)
     }
 
     fn gdb_write_register(&mut self, id: SrGdbRegId, val: &[u8]) -> bool {
-        self.write_pose_register(id, le_value(val))
+        self.write_pose_register(id, val)
     }
 
     fn gdb_code_to_native(&self, addr: u64) -> u64 {

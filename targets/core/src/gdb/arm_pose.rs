@@ -111,6 +111,38 @@ impl<const N: usize, const BYTES: usize> ArmPoseRegs<N, BYTES> {
     }
 }
 
+/// A machine in the pose: it says what stands behind each posed register, and the register
+/// packets (`g`/`G`/`p`/`P`) follow from that once, here. Its `GdbMachine` impl forwards to
+/// these.
+pub trait ArmPoseMachine<const N: usize, const BYTES: usize> {
+    /// Fills every posed register from the machine.
+    fn read_pose(&self, regs: &mut ArmPoseRegs<N, BYTES>);
+    /// Writes the machine's register behind `id`; false for one that cannot be written.
+    fn write_pose(&mut self, id: ArmPoseRegId<N, BYTES>, value: u32) -> bool;
+
+    /// `G`: writes only the registers gdb changed, in regnum order, so a change made through
+    /// either of two names for one register (sp and R6, xpsr and flags) wins.
+    fn write_pose_changes(&mut self, regs: &ArmPoseRegs<N, BYTES>) {
+        let mut before = ArmPoseRegs::default();
+        self.read_pose(&mut before);
+        for (id, value) in regs.changes(&before) {
+            self.write_pose(id, value);
+        }
+    }
+
+    /// `p`: one register's little-endian bytes.
+    fn read_pose_register(&self, id: ArmPoseRegId<N, BYTES>, buf: &mut [u8]) -> Option<usize> {
+        let mut regs = ArmPoseRegs::default();
+        self.read_pose(&mut regs);
+        regs.read_into(id, buf)
+    }
+
+    /// `P`: one register from gdb's little-endian bytes.
+    fn write_pose_register(&mut self, id: ArmPoseRegId<N, BYTES>, bytes: &[u8]) -> bool {
+        self.write_pose(id, le_value(bytes))
+    }
+}
+
 /// The value of a register gdb sends in a `P` packet (little endian, at most 4 bytes used).
 pub fn le_value(bytes: &[u8]) -> u32 {
     bytes
@@ -308,6 +340,57 @@ mod tests {
                 (HalvesId::Own(2), 9)
             ]
         );
+    }
+
+    /// A machine of three 16-bit registers where sp is an alias of register 2.
+    #[derive(Default)]
+    struct Toy {
+        regs: [u16; 3],
+        writes: Vec<(HalvesId, u32)>,
+    }
+
+    impl ArmPoseMachine<3, 2> for Toy {
+        fn read_pose(&self, regs: &mut Halves) {
+            regs.own = self.regs.map(u32::from);
+            regs.core[SP] = u32::from(self.regs[2]);
+        }
+        fn write_pose(&mut self, id: HalvesId, value: u32) -> bool {
+            self.writes.push((id, value));
+            match id {
+                HalvesId::Own(n @ 0..=2) => self.regs[usize::from(n)] = value as u16,
+                HalvesId::Core(n) if usize::from(n) == SP => self.regs[2] = value as u16,
+                _ => return false,
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn machines_in_the_pose_write_changes_through_either_name() {
+        let mut toy = Toy {
+            regs: [1, 2, 3],
+            ..Toy::default()
+        };
+        let mut regs = Halves::default();
+        toy.read_pose(&mut regs);
+        regs.core[SP] = 30;
+        toy.write_pose_changes(&regs);
+        assert_eq!(toy.regs, [1, 2, 30]);
+        assert_eq!(
+            toy.writes,
+            [(HalvesId::Core(SP as u8), 30)],
+            "only what changed"
+        );
+        toy.read_pose(&mut regs);
+        regs.own[0] = 10;
+        toy.write_pose_changes(&regs);
+        assert_eq!(toy.regs, [10, 2, 30]);
+        let mut buf = [0u8; 4];
+        assert_eq!(toy.read_pose_register(HalvesId::Own(2), &mut buf), Some(2));
+        assert_eq!(&buf[..2], &[30, 0]);
+        assert!(toy.write_pose_register(HalvesId::Own(1), &[0x34, 0x12]));
+        assert_eq!(toy.regs[1], 0x1234);
+        assert!(!toy.write_pose_register(HalvesId::Xpsr, &[1]));
     }
 
     #[test]
