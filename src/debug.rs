@@ -85,14 +85,7 @@ impl<G: GdbMachine> Session<G> {
                 }
             },
             input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
-            permit = self.console.output.reserve(), if poll.output_pending => match permit {
-                Ok(permit) => {
-                    if let Some(chunk) = self.core.take_output_chunk() {
-                        permit.send(chunk);
-                    }
-                }
-                Err(_) => self.core.on_console_output_gone(),
-            },
+            permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
         }
         None
     }
@@ -176,14 +169,7 @@ impl<G: GdbMachine> Session<G> {
                     None => self.core.on_connection_lost(),
                 },
                 input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
-                permit = self.console.output.reserve(), if poll.output_pending => match permit {
-                    Ok(permit) => {
-                        if let Some(chunk) = self.core.take_output_chunk() {
-                            permit.send(chunk);
-                        }
-                    }
-                    Err(_) => self.core.on_console_output_gone(),
-                },
+                permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
                 accepted = listener.accept() => second_client(&mut self.core, &mut self.parked, accepted).await,
                 _ = tokio::time::sleep_until(deadline.into()), if poll.deadline.is_some() => {}
             }
@@ -236,6 +222,21 @@ fn console_input<G: GdbMachine>(core: &mut RspSession<G>, input: Option<Vec<u8>>
     match input {
         Some(bytes) => core.on_console_input(&bytes),
         None => core.on_console_input_end(),
+    }
+}
+
+/// The terminal has room for output: one chunk of the guest's output goes to it.
+fn console_output<G: GdbMachine>(
+    core: &mut RspSession<G>,
+    permit: Result<mpsc::Permit<'_, Vec<u8>>, mpsc::error::SendError<()>>,
+) {
+    match permit {
+        Ok(permit) => {
+            if let Some(chunk) = core.take_output_chunk() {
+                permit.send(chunk);
+            }
+        }
+        Err(_) => core.on_console_output_gone(),
     }
 }
 

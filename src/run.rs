@@ -222,14 +222,10 @@ pub fn run_to_end(
 
 /// `--stats`: instructions executed, seconds, and the rate in million instructions per second.
 pub fn stats_line(report: &RunReport) -> String {
-    let secs = report.elapsed.as_secs_f64();
-    let rate = if secs > 0.0 {
-        report.executed as f64 / secs / 1e6
-    } else {
-        0.0
-    };
     format!(
         "stats: {} instructions in {:.3} s ({:.1} M instructions/s)",
-        report.executed, secs, rate
+        report.executed,
+        report.elapsed.as_secs_f64(),
+        asmdbg_core::rate::million_per_second(report.executed, report.elapsed)
     )
 }

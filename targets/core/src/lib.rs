@@ -19,8 +19,10 @@ pub mod host;
 pub mod isa;
 pub mod machine;
 pub mod options;
+pub mod rate;
 pub mod snapshot;
 pub mod symbols;
+pub mod word_bytes;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps};
 pub use breakpoints::{BreakpointSet, WatchpointSet};

@@ -7,11 +7,11 @@
 //! Addresses: gdb address = 2 × LC-3 word address, each word little endian, so multi-word reads
 //! are exact. pc = 2 × PC and lr = 2 × R7 are byte addresses too; sp is R6 as is.
 
-use std::num::NonZeroUsize;
-
+use asmdbg_core::gdb::arm_pose::{
+    ArmPose, ArmPoseMachine, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
+};
 use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::{Machine, RegisterInfo};
-use gdbstub::arch::{Arch, RegId, Registers};
 
 use crate::machine::Lc3Machine;
 
@@ -61,101 +61,23 @@ pub const TARGET_XML: &str = r#"<?xml version="1.0"?>
 </target>
 "#;
 
-/// The gdb architecture: ARM M-profile registers plus the LC-3 feature.
-pub enum Lc3Gdb {}
+/// The target description's owner: LC-3 in the ARM pose.
+pub enum Lc3Pose {}
 
-impl Arch for Lc3Gdb {
-    type Usize = u32;
-    type Registers = Lc3GdbRegs;
-    type RegId = Lc3GdbRegId;
-    type BreakpointKind = usize;
-
-    fn target_description_xml() -> Option<&'static str> {
-        Some(TARGET_XML)
-    }
+impl ArmPoseXml for Lc3Pose {
+    const TARGET_XML: &'static str = TARGET_XML;
 }
 
-/// The `g` packet: ARM r0–r12, sp, lr, pc (regnums 0–15), xpsr (25), then R0–R7 and PSR
-/// (26–34) — 17 × 4 + 9 × 2 bytes.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Lc3GdbRegs {
-    pub core: [u32; 16],
-    pub xpsr: u32,
-    pub r: [u16; 8],
-    pub psr: u16,
-}
-
-const SP: usize = 13;
-const LR: usize = 14;
-const PC: usize = 15;
-const G_LEN: usize = 17 * 4 + 9 * 2;
-
-impl Registers for Lc3GdbRegs {
-    type ProgramCounter = u32;
-
-    fn pc(&self) -> u32 {
-        self.core[PC]
-    }
-
-    fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
-        for v in self.core.iter().chain([&self.xpsr]) {
-            v.to_le_bytes()
-                .into_iter()
-                .for_each(|b| write_byte(Some(b)));
-        }
-        for v in self.r.iter().chain([&self.psr]) {
-            v.to_le_bytes()
-                .into_iter()
-                .for_each(|b| write_byte(Some(b)));
-        }
-    }
-
-    fn gdb_deserialize(&mut self, bytes: &[u8]) -> Result<(), ()> {
-        if bytes.len() != G_LEN {
-            return Err(());
-        }
-        let (words, halves) = bytes.split_at(17 * 4);
-        let mut w = words
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        for slot in self.core.iter_mut() {
-            *slot = w.next().ok_or(())?;
-        }
-        self.xpsr = w.next().ok_or(())?;
-        let mut h = halves
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]));
-        for slot in self.r.iter_mut() {
-            *slot = h.next().ok_or(())?;
-        }
-        self.psr = h.next().ok_or(())?;
-        Ok(())
-    }
-}
-
+/// The gdb architecture: ARM M-profile registers plus the LC-3 feature, R0–R7 and PSR
+/// (regnums 26–34, 16 bits each).
+pub type Lc3Gdb = ArmPose<Lc3Pose, 9, 2>;
+/// The `g` packet: 17 × 4 + 9 × 2 bytes; `own` holds R0–R7, then PSR.
+pub type Lc3GdbRegs = ArmPoseRegs<9, 2>;
 /// A register gdb names by number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lc3GdbRegId {
-    /// ARM r0–r12 (hidden, always 0), sp (13), lr (14), pc (15).
-    Core(u8),
-    Xpsr,
-    /// R0–R7.
-    R(u8),
-    Psr,
-}
+pub type Lc3GdbRegId = ArmPoseRegId<9, 2>;
 
-impl RegId for Lc3GdbRegId {
-    fn from_raw_id(id: usize) -> Option<(Self, Option<NonZeroUsize>)> {
-        let (reg, size) = match id {
-            0..=15 => (Lc3GdbRegId::Core(id as u8), 4),
-            25 => (Lc3GdbRegId::Xpsr, 4),
-            26..=33 => (Lc3GdbRegId::R((id - 26) as u8), 2),
-            34 => (Lc3GdbRegId::Psr, 2),
-            _ => return None,
-        };
-        Some((reg, NonZeroUsize::new(size)))
-    }
-}
+/// Position of PSR in [`ArmPoseRegs::own`].
+const OWN_PSR: usize = 8;
 
 /// Index of a named register in the machine's register list.
 fn reg_index(m: &Lc3Machine, name: &str) -> Option<usize> {
@@ -175,6 +97,39 @@ fn write(m: &mut Lc3Machine, name: &str, value: u16) {
 }
 
 const R_NAMES: [&str; 8] = ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"];
+
+impl ArmPoseMachine<9, 2> for Lc3Machine {
+    fn read_pose(&self, regs: &mut Lc3GdbRegs) {
+        *regs = Lc3GdbRegs::default();
+        for (slot, name) in regs.own.iter_mut().zip(R_NAMES.iter().chain([&"PSR"])) {
+            *slot = u32::from(read(self, name));
+        }
+        regs.xpsr = regs.own[OWN_PSR];
+        regs.core[SP] = regs.own[6];
+        regs.core[LR] = 2 * regs.own[7];
+        regs.core[PC] = 2 * (self.pc() as u32 & 0xffff);
+    }
+
+    /// Writes the LC-3 register behind a posed one; false for one that does not exist.
+    fn write_pose(&mut self, id: Lc3GdbRegId, value: u32) -> bool {
+        match id {
+            // The hidden ARM registers do not exist on an LC-3: writes are accepted and dropped.
+            ArmPoseRegId::Core(n) if usize::from(n) < SP => {}
+            ArmPoseRegId::Core(n) if usize::from(n) == SP => write(self, "R6", value as u16),
+            ArmPoseRegId::Core(n) if usize::from(n) == LR => write(self, "R7", (value / 2) as u16),
+            ArmPoseRegId::Core(n) if usize::from(n) == PC => {
+                self.set_pc((value / 2) as u64 & 0xffff)
+            }
+            ArmPoseRegId::Core(_) => return false,
+            ArmPoseRegId::Xpsr => write(self, "PSR", value as u16),
+            ArmPoseRegId::Own(n) => match R_NAMES.iter().chain([&"PSR"]).nth(usize::from(n)) {
+                Some(name) => write(self, name, value as u16),
+                None => return false,
+            },
+        }
+        true
+    }
+}
 
 impl GdbMachine for Lc3Machine {
     type Arch = Lc3Gdb;
@@ -217,64 +172,19 @@ impl GdbMachine for Lc3Machine {
     }
 
     fn gdb_read_registers(&self, regs: &mut Lc3GdbRegs) {
-        *regs = Lc3GdbRegs::default();
-        for (i, name) in R_NAMES.iter().enumerate() {
-            regs.r[i] = read(self, name);
-        }
-        regs.psr = read(self, "PSR");
-        regs.xpsr = regs.psr as u32;
-        regs.core[SP] = regs.r[6] as u32;
-        regs.core[LR] = 2 * regs.r[7] as u32;
-        regs.core[PC] = 2 * (self.pc() as u32 & 0xffff);
+        self.read_pose(regs);
     }
 
     fn gdb_write_registers(&mut self, regs: &Lc3GdbRegs) {
-        let mut before = Lc3GdbRegs::default();
-        self.gdb_read_registers(&mut before);
-        for (i, name) in R_NAMES.iter().enumerate() {
-            write(self, name, regs.r[i]);
-        }
-        write(self, "PSR", regs.psr);
-        // sp and lr alias R6 and R7: a change made through the ARM names wins.
-        if regs.core[SP] != before.core[SP] {
-            write(self, "R6", regs.core[SP] as u16);
-        }
-        if regs.core[LR] != before.core[LR] {
-            write(self, "R7", (regs.core[LR] / 2) as u16);
-        }
-        self.set_pc((regs.core[PC] / 2) as u64 & 0xffff);
+        self.write_pose_changes(regs);
     }
 
     fn gdb_read_register(&self, id: Lc3GdbRegId, buf: &mut [u8]) -> Option<usize> {
-        let mut regs = Lc3GdbRegs::default();
-        self.gdb_read_registers(&mut regs);
-        let bytes: Vec<u8> = match id {
-            Lc3GdbRegId::Core(n) => regs.core.get(n as usize)?.to_le_bytes().to_vec(),
-            Lc3GdbRegId::Xpsr => regs.xpsr.to_le_bytes().to_vec(),
-            Lc3GdbRegId::R(n) => regs.r.get(n as usize)?.to_le_bytes().to_vec(),
-            Lc3GdbRegId::Psr => regs.psr.to_le_bytes().to_vec(),
-        };
-        let n = bytes.len().min(buf.len());
-        buf[..n].copy_from_slice(&bytes[..n]);
-        Some(n)
+        self.read_pose_register(id, buf)
     }
 
     fn gdb_write_register(&mut self, id: Lc3GdbRegId, val: &[u8]) -> bool {
-        let value = val.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
-        match id {
-            // The hidden ARM registers do not exist on an LC-3: writes are accepted and dropped.
-            Lc3GdbRegId::Core(n) if (n as usize) < SP => {}
-            Lc3GdbRegId::Core(n) if n as usize == SP => write(self, "R6", value as u16),
-            Lc3GdbRegId::Core(n) if n as usize == LR => write(self, "R7", (value / 2) as u16),
-            Lc3GdbRegId::Core(n) if n as usize == PC => self.set_pc((value / 2) as u64 & 0xffff),
-            Lc3GdbRegId::Core(_) => return false,
-            Lc3GdbRegId::Xpsr | Lc3GdbRegId::Psr => write(self, "PSR", value as u16),
-            Lc3GdbRegId::R(n) => match R_NAMES.get(n as usize) {
-                Some(name) => write(self, name, value as u16),
-                None => return false,
-            },
-        }
-        true
+        self.write_pose_register(id, val)
     }
 }
 

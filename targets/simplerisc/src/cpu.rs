@@ -143,23 +143,13 @@ impl Cpu {
             Some(insn) if insn.op == Op::Breakpoint
         );
         let resume = budget > 0 && !on_breakpoint && self.debug.watch.take_resume();
-        let mut core = Core {
-            regs: &mut self.regs,
-            mem: &mut self.mem,
-            watchpoints: &self.watchpoints,
-            watch: &self.debug.watch,
-            console: &mut self.console,
-            pseudo: &self.pseudo,
-            pc: self.pc,
-            flag_e: self.flag_e,
-            flag_gt: self.flag_gt,
-        };
+        let (mut core, breakpoints) = self.split();
         let mut executed = 0u64;
         let mut trap = None;
         // After a watch stop the instruction at the PC runs first, without re-reporting its
         // access.
         if resume {
-            match self.debug.breakpoints.code().get(core.pc as usize) {
+            match breakpoints.code().get(core.pc as usize) {
                 Some(&insn) => match core.execute(insn, true) {
                     Ok(()) => executed = 1,
                     Err(t) => {
@@ -170,7 +160,7 @@ impl Cpu {
                 None => trap = Some(Trap::RanOffCode),
             }
         }
-        let code = self.debug.breakpoints.patched();
+        let code = breakpoints.patched();
         if trap.is_none() {
             while executed < budget {
                 let Some(&insn) = code.get(core.pc as usize) else {
@@ -187,10 +177,8 @@ impl Cpu {
                 executed += 1;
             }
         }
-        let (pc, flag_e, flag_gt) = (core.pc, core.flag_e, core.flag_gt);
-        self.pc = pc;
-        self.flag_e = flag_e;
-        self.flag_gt = flag_gt;
+        let kept = core.kept();
+        self.settle(kept);
         self.executed += executed;
         RunOutcome {
             executed,
@@ -205,22 +193,10 @@ impl Cpu {
         let Some(&insn) = self.debug.breakpoints.code().get(self.pc as usize) else {
             return Some(self.stop_event(Trap::RanOffCode));
         };
-        let mut core = Core {
-            regs: &mut self.regs,
-            mem: &mut self.mem,
-            watchpoints: &self.watchpoints,
-            watch: &self.debug.watch,
-            console: &mut self.console,
-            pseudo: &self.pseudo,
-            pc: self.pc,
-            flag_e: self.flag_e,
-            flag_gt: self.flag_gt,
-        };
+        let (mut core, _) = self.split();
         let result = core.execute(insn, resume);
-        let (pc, flag_e, flag_gt) = (core.pc, core.flag_e, core.flag_gt);
-        self.pc = pc;
-        self.flag_e = flag_e;
-        self.flag_gt = flag_gt;
+        let kept = core.kept();
+        self.settle(kept);
         match result {
             Ok(()) => {
                 self.executed += 1;
@@ -233,6 +209,31 @@ impl Cpu {
                 Some(self.stop_event(t))
             }
         }
+    }
+
+    /// The parts one instruction touches, and the code the loop reads, borrowed apart.
+    #[inline(always)]
+    fn split(&mut self) -> (Core<'_>, &PatchedCode<Insn>) {
+        let core = Core {
+            regs: &mut self.regs,
+            mem: &mut self.mem,
+            watchpoints: &self.watchpoints,
+            watch: &self.debug.watch,
+            console: &mut self.console,
+            pseudo: &self.pseudo,
+            pc: self.pc,
+            flag_e: self.flag_e,
+            flag_gt: self.flag_gt,
+        };
+        (core, &self.debug.breakpoints)
+    }
+
+    /// Takes back the PC and flags that [`Core`] kept in locals while it ran.
+    #[inline(always)]
+    fn settle(&mut self, (pc, flag_e, flag_gt): (u32, bool, bool)) {
+        self.pc = pc;
+        self.flag_e = flag_e;
+        self.flag_gt = flag_gt;
     }
 
     /// `file line N` of the slot at the PC, for fault messages.
@@ -324,6 +325,12 @@ struct Core<'a> {
 }
 
 impl Core<'_> {
+    /// The PC and flags, for [`Cpu::settle`].
+    #[inline(always)]
+    fn kept(&self) -> (u32, bool, bool) {
+        (self.pc, self.flag_e, self.flag_gt)
+    }
+
     #[inline(always)]
     fn reg(&self, r: u8) -> u32 {
         self.regs[(r & 15) as usize]

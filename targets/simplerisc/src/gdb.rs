@@ -9,11 +9,12 @@
 //! [`CODE_BASE`] + 4 × slot. The pc and lr gdb sees are in that code view; r15 in the custom
 //! feature is `ra` exactly as the program sees it.
 
-use std::num::NonZeroUsize;
-
+use asmdbg_core::gdb::arm_pose::{
+    ArmPose, ArmPoseMachine, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
+};
 use asmdbg_core::gdb::GdbMachine;
+use asmdbg_core::word_bytes::byte_of;
 use asmdbg_core::{Machine, MemError, RegisterInfo};
-use gdbstub::arch::{Arch, RegId, Registers};
 
 use crate::machine::{SrMachine, REG_FLAGS};
 use crate::program::Slot;
@@ -63,77 +64,27 @@ pub const TARGET_XML: &str = r#"<?xml version="1.0"?>
 </target>
 "#;
 
-/// The gdb architecture of a SimpleRISC machine.
-pub enum SrGdb {}
+/// The target description's owner: SimpleRISC in the ARM pose.
+pub enum SrPose {}
 
-impl Arch for SrGdb {
-    type Usize = u32;
-    type Registers = SrGdbRegs;
-    type RegId = SrGdbRegId;
-    type BreakpointKind = usize;
-
-    fn target_description_xml() -> Option<&'static str> {
-        Some(TARGET_XML)
-    }
+impl ArmPoseXml for SrPose {
+    const TARGET_XML: &'static str = TARGET_XML;
 }
 
+/// The gdb architecture of a SimpleRISC machine: ARM M-profile plus r13, r14, r15 and flags
+/// (regnums 26–29, 32 bits each).
+pub type SrGdb = ArmPose<SrPose, 4, 4>;
 /// The `g` packet, in regnum order: 0–15 (ARM r0–r12, sp, lr, pc), 25 (xpsr), 26–29 (r13,
 /// r14, r15, flags); 21 words, little endian.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct SrGdbRegs {
-    pub words: [u32; 21],
-}
+pub type SrGdbRegs = ArmPoseRegs<4, 4>;
+/// A register by gdb regnum.
+pub type SrGdbRegId = ArmPoseRegId<4, 4>;
 
-/// Positions in [`SrGdbRegs::words`].
-const SP: usize = 13;
-const LR: usize = 14;
-const PC: usize = 15;
-const XPSR: usize = 16;
-const R13: usize = 17;
-const R14: usize = 18;
-const R15: usize = 19;
-const FLAGS: usize = 20;
-
-impl Registers for SrGdbRegs {
-    type ProgramCounter = u32;
-
-    fn pc(&self) -> u32 {
-        self.words[PC]
-    }
-
-    fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
-        for w in &self.words {
-            w.to_le_bytes()
-                .into_iter()
-                .for_each(|b| write_byte(Some(b)));
-        }
-    }
-
-    fn gdb_deserialize(&mut self, bytes: &[u8]) -> Result<(), ()> {
-        if bytes.len() != 4 * self.words.len() {
-            return Err(());
-        }
-        for (w, c) in self.words.iter_mut().zip(bytes.chunks_exact(4)) {
-            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        }
-        Ok(())
-    }
-}
-
-/// A register by gdb regnum: its position in [`SrGdbRegs::words`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SrGdbRegId(pub usize);
-
-impl RegId for SrGdbRegId {
-    fn from_raw_id(id: usize) -> Option<(Self, Option<NonZeroUsize>)> {
-        let position = match id {
-            0..=15 => id,
-            25..=29 => id - 25 + XPSR,
-            _ => return None,
-        };
-        Some((SrGdbRegId(position), NonZeroUsize::new(4)))
-    }
-}
+/// Positions in [`ArmPoseRegs::own`].
+const R13: usize = 0;
+const R14: usize = 1;
+const R15: usize = 2;
+const FLAGS: usize = 3;
 
 fn to_code_view(code_addr: u32) -> u32 {
     (CODE_BASE as u32).wrapping_add(code_addr)
@@ -155,22 +106,47 @@ impl SrMachine {
             Slot::Print(_) | Slot::Encode { .. } => Some(NOP_WORD),
         }
     }
+}
 
-    /// Writes the register at `position` of the `g` layout.
-    fn write_gdb_position(&mut self, position: usize, value: u32) -> bool {
+impl ArmPoseMachine<4, 4> for SrMachine {
+    fn read_pose(&self, regs: &mut SrGdbRegs) {
+        for r in 0..=12 {
+            regs.core[r] = self.reg32(r);
+        }
+        regs.core[SP] = self.reg32(14);
+        regs.core[LR] = to_code_view(self.reg32(15));
+        regs.core[PC] = to_code_view(self.pc() as u32);
+        regs.xpsr = self.reg32(REG_FLAGS);
+        regs.own = [
+            self.reg32(13),
+            self.reg32(14),
+            self.reg32(15),
+            self.reg32(REG_FLAGS),
+        ];
+    }
+
+    /// Writes the SimpleRISC register behind a posed one; false for one that does not exist.
+    fn write_pose(&mut self, id: SrGdbRegId, value: u32) -> bool {
         let v = u64::from(value);
-        match position {
-            0..=12 => self.write_register(position, v),
-            SP | R14 => self.write_register(14, v),
-            LR => self.write_register(15, u64::from(from_code_view(value))),
-            R15 => self.write_register(15, v),
-            PC => {
-                self.set_pc(u64::from(from_code_view(value)));
-                true
-            }
-            R13 => self.write_register(13, v),
-            XPSR | FLAGS => self.write_register(REG_FLAGS, v),
-            _ => false,
+        match id {
+            ArmPoseRegId::Core(n @ 0..=12) => self.write_register(usize::from(n), v),
+            ArmPoseRegId::Core(n) => match usize::from(n) {
+                SP => self.write_register(14, v),
+                LR => self.write_register(15, u64::from(from_code_view(value))),
+                PC => {
+                    self.set_pc(u64::from(from_code_view(value)));
+                    true
+                }
+                _ => false,
+            },
+            ArmPoseRegId::Xpsr => self.write_register(REG_FLAGS, v),
+            ArmPoseRegId::Own(n) => match usize::from(n) {
+                R13 => self.write_register(13, v),
+                R14 => self.write_register(14, v),
+                R15 => self.write_register(15, v),
+                FLAGS => self.write_register(REG_FLAGS, v),
+                _ => false,
+            },
         }
     }
 }
@@ -191,47 +167,19 @@ impl GdbMachine for SrMachine {
     }
 
     fn gdb_read_registers(&self, regs: &mut SrGdbRegs) {
-        for r in 0..=12 {
-            regs.words[r] = self.reg32(r);
-        }
-        regs.words[SP] = self.reg32(14);
-        regs.words[LR] = to_code_view(self.reg32(15));
-        regs.words[PC] = to_code_view(self.pc() as u32);
-        regs.words[XPSR] = self.reg32(REG_FLAGS);
-        regs.words[R13] = self.reg32(13);
-        regs.words[R14] = self.reg32(14);
-        regs.words[R15] = self.reg32(15);
-        regs.words[FLAGS] = self.reg32(REG_FLAGS);
+        self.read_pose(regs);
     }
 
     fn gdb_write_registers(&mut self, regs: &SrGdbRegs) {
-        let mut before = SrGdbRegs::default();
-        self.gdb_read_registers(&mut before);
-        // sp/r14, lr/r15 and xpsr/flags are two names for one register: write only the ones
-        // gdb changed, so a change made through either name wins.
-        for (position, (&new, &old)) in regs.words.iter().zip(&before.words).enumerate() {
-            if new != old {
-                self.write_gdb_position(position, new);
-            }
-        }
+        self.write_pose_changes(regs);
     }
 
     fn gdb_read_register(&self, id: SrGdbRegId, buf: &mut [u8]) -> Option<usize> {
-        let mut regs = SrGdbRegs::default();
-        self.gdb_read_registers(&mut regs);
-        let bytes = regs.words.get(id.0)?.to_le_bytes();
-        let n = bytes.len().min(buf.len());
-        buf[..n].copy_from_slice(&bytes[..n]);
-        Some(n)
+        self.read_pose_register(id, buf)
     }
 
     fn gdb_write_register(&mut self, id: SrGdbRegId, val: &[u8]) -> bool {
-        let value = val
-            .iter()
-            .take(4)
-            .rev()
-            .fold(0u32, |acc, &b| (acc << 8) | u32::from(b));
-        self.write_gdb_position(id.0, value)
+        self.write_pose_register(id, val)
     }
 
     fn gdb_code_to_native(&self, addr: u64) -> u64 {
@@ -245,7 +193,7 @@ impl GdbMachine for SrMachine {
         }
         let offset = addr - CODE_BASE;
         let word = self.code_word(offset / 4).ok_or(MemError::Unmapped(addr))?;
-        Ok((word >> (8 * (offset % 4))) as u8)
+        Ok(byte_of(word, offset))
     }
 
     fn gdb_write_byte(&mut self, addr: u64, value: u8) -> Result<(), MemError> {
@@ -261,6 +209,7 @@ impl GdbMachine for SrMachine {
 mod tests {
     use super::*;
     use asmdbg_core::MachineOptions;
+    use gdbstub::arch::{RegId, Registers};
 
     fn machine() -> SrMachine {
         let src = ".main:\n\tmov r1, 7\n\tcall .f\n\t.print r1\n.f:\tmov r13, -2\n\tret\n";
@@ -276,13 +225,13 @@ mod tests {
         assert_eq!(m.run(3).executed, 3); // mov, call, mov r13
         let mut regs = SrGdbRegs::default();
         m.gdb_read_registers(&mut regs);
-        assert_eq!(regs.words[1], 7);
-        assert_eq!(regs.words[SP], 4092);
-        assert_eq!(regs.words[LR], 0x8000_0008, "ra = 8 in the code view");
-        assert_eq!(regs.words[PC], 0x8000_0010, "ret at slot 4");
-        assert_eq!(regs.words[R13], (-2i32) as u32);
-        assert_eq!(regs.words[R14], 4092);
-        assert_eq!(regs.words[R15], 8);
+        assert_eq!(regs.core[1], 7);
+        assert_eq!(regs.core[SP], 4092);
+        assert_eq!(regs.core[LR], 0x8000_0008, "ra = 8 in the code view");
+        assert_eq!(regs.core[PC], 0x8000_0010, "ret at slot 4");
+        assert_eq!(regs.own[R13], (-2i32) as u32);
+        assert_eq!(regs.own[R14], 4092);
+        assert_eq!(regs.own[R15], 8);
         let mut bytes = Vec::new();
         regs.gdb_serialize(|b| bytes.push(b.unwrap_or(0)));
         assert_eq!(bytes.len(), 84);
@@ -298,26 +247,35 @@ mod tests {
         let mut m = machine();
         let mut regs = SrGdbRegs::default();
         m.gdb_read_registers(&mut regs);
-        regs.words[SP] = 100;
-        regs.words[FLAGS] = 2;
-        regs.words[PC] = 0x8000_0004;
+        regs.core[SP] = 100;
+        regs.own[FLAGS] = 2;
+        regs.core[PC] = 0x8000_0004;
         m.gdb_write_registers(&regs);
         assert_eq!(m.read_register(14), Some(100));
         assert_eq!(m.read_register(REG_FLAGS), Some(2));
         assert_eq!(m.pc(), 4);
         m.gdb_read_registers(&mut regs);
-        regs.words[R14] = 200;
-        regs.words[LR] = 0x8000_000c;
+        regs.own[R14] = 200;
+        regs.core[LR] = 0x8000_000c;
         m.gdb_write_registers(&regs);
         assert_eq!(m.read_register(14), Some(200));
         assert_eq!(m.read_register(15), Some(12));
-        assert!(m.gdb_write_register(SrGdbRegId(PC), &[8, 0, 0, 0x80]));
+        assert!(m.gdb_write_register(SrGdbRegId::Core(PC as u8), &[8, 0, 0, 0x80]));
         assert_eq!(m.pc(), 8);
         let mut buf = [0u8; 4];
-        assert_eq!(m.gdb_read_register(SrGdbRegId(R15), &mut buf), Some(4));
+        assert_eq!(
+            m.gdb_read_register(SrGdbRegId::Own(R15 as u8), &mut buf),
+            Some(4)
+        );
         assert_eq!(buf, [12, 0, 0, 0]);
-        assert_eq!(SrGdbRegId::from_raw_id(26).map(|r| r.0 .0), Some(R13));
-        assert_eq!(SrGdbRegId::from_raw_id(25).map(|r| r.0 .0), Some(XPSR));
+        assert_eq!(
+            SrGdbRegId::from_raw_id(26).map(|r| r.0),
+            Some(SrGdbRegId::Own(R13 as u8))
+        );
+        assert_eq!(
+            SrGdbRegId::from_raw_id(25).map(|r| r.0),
+            Some(SrGdbRegId::Xpsr)
+        );
         assert!(SrGdbRegId::from_raw_id(16).is_none());
         assert!(SrGdbRegId::from_raw_id(30).is_none());
     }

@@ -13,6 +13,7 @@
 //! `exec_file.rs`, `host_io.rs` and `monitor.rs`. This file holds the machine's side
 //! ([`GdbMachine`]), the [`Debuggee`] and its [`Target`] impl, and stop translation.
 
+pub mod arm_pose;
 mod base;
 mod breakpoints;
 mod exec_file;

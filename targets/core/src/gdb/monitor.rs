@@ -141,11 +141,7 @@ fn disas<G: GdbMachine>(m: &G, args: &[&str]) -> String {
 fn stats<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
     let s = dbg.stats;
     let secs = s.busy.as_secs_f64();
-    let rate = if secs > 0.0 {
-        s.executed as f64 / secs / 1e6
-    } else {
-        0.0
-    };
+    let rate = crate::rate::million_per_second(s.executed, s.busy);
     format!(
         "instructions executed: {} in total, {} while running under gdb for {:.3} s ({:.1} M instructions/s)",
         dbg.machine.instructions_executed(),
