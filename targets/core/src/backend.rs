@@ -87,15 +87,22 @@ pub trait Backend: Sync + 'static {
         String::new()
     }
 
-    /// What `asmdbg asm SOURCE [-o OUTPUT]` writes, in order.
+    /// What `asmdbg asm SOURCE [-o OUTPUT]` writes, in order. By default the ELF alone, at
+    /// `OUTPUT` or beside the source with the extension `.elf`; an ISA with object files of its
+    /// own (LC-3's `.obj` and `.sym`) says otherwise.
     fn artifacts(
         &self,
         machine: &Self::Machine,
-        path: &str,
+        _path: &str,
         source: &Path,
         output: Option<&Path>,
         opts: &MachineOptions,
-    ) -> Result<Vec<Artifact>, ArtifactError>;
+    ) -> Result<Vec<Artifact>, ArtifactError> {
+        Ok(vec![Artifact {
+            path: elf_path(source, output),
+            bytes: self.elf(machine, opts)?,
+        }])
+    }
 
     /// The program's ELF for debuggers.
     fn elf(&self, machine: &Self::Machine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError>;

@@ -249,11 +249,53 @@ impl Journal {
 
 /// What [`run_replaying`] needs of a machine wrapper.
 pub trait Replayable {
+    fn journal(&self) -> &Journal;
     fn journal_mut(&mut self) -> &mut Journal;
     fn console_mut(&mut self) -> &mut Console;
     fn instruction_count(&self) -> u64;
     /// The wrapper's own run, console input aside.
     fn run_inner(&mut self, budget: u64) -> RunOutcome;
+
+    /// How answers of the outside world are taken: live, recorded, or replayed from a log.
+    /// Returns the journal it replaces.
+    fn set_journal(&mut self, journal: Journal) -> Journal {
+        std::mem::replace(self.journal_mut(), journal)
+    }
+
+    /// Replays `log` from here on: what the guest asks of the host is served from it.
+    fn replay(&mut self, log: InputLog) {
+        self.set_journal(Journal::replaying(log));
+    }
+}
+
+/// The part of an `impl Machine` that is the same for every machine wrapper whose cpu owns its
+/// breakpoint and watchpoint sets and its console (the field path given, e.g. `cpu`), and whose
+/// console input goes through its [`Journal`] ([`queue_console`]): expands to `breakpoints`,
+/// `watchpoints`, `console`, `queue_input` and `end_input`. The wrapper implements
+/// [`Replayable`].
+#[macro_export]
+macro_rules! machine_ports {
+    ($($cpu:ident).+) => {
+        fn breakpoints(&mut self) -> &mut $crate::BreakpointSet {
+            &mut self.$($cpu).+.breakpoints
+        }
+
+        fn watchpoints(&mut self) -> &mut $crate::WatchpointSet {
+            &mut self.$($cpu).+.watchpoints
+        }
+
+        fn console(&mut self) -> &mut $crate::Console {
+            &mut self.$($cpu).+.console
+        }
+
+        fn queue_input(&mut self, bytes: &[u8]) {
+            $crate::host::queue_console(self, Some(bytes));
+        }
+
+        fn end_input(&mut self) {
+            $crate::host::queue_console(self, None);
+        }
+    };
 }
 
 /// Queues console input from outside through the journal (recorded with the count at which it
@@ -412,6 +454,75 @@ mod tests {
         assert!(r.log().is_empty());
         r.record(3, HostInput::Seed(9));
         assert_eq!(r.log().entries, vec![(3, HostInput::Seed(9))]);
+    }
+
+    /// A wrapper with a console and a counter, to test what `Replayable` provides.
+    struct Toy {
+        journal: Journal,
+        console: Console,
+        count: u64,
+    }
+
+    impl Replayable for Toy {
+        fn journal(&self) -> &Journal {
+            &self.journal
+        }
+        fn journal_mut(&mut self) -> &mut Journal {
+            &mut self.journal
+        }
+        fn console_mut(&mut self) -> &mut Console {
+            &mut self.console
+        }
+        fn instruction_count(&self) -> u64 {
+            self.count
+        }
+        fn run_inner(&mut self, budget: u64) -> RunOutcome {
+            self.count += budget;
+            RunOutcome {
+                executed: budget,
+                stop: None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrapper_records_queued_input_and_replays_a_log() {
+        let mut toy = Toy {
+            journal: Journal::off(),
+            console: Console::new(),
+            count: 12,
+        };
+        let old = toy.set_journal(Journal::recording());
+        assert!(!old.is_recording() && !old.is_replaying(), "it was off");
+        queue_console(&mut toy, Some(b"ab"));
+        queue_console(&mut toy, Some(b""));
+        queue_console(&mut toy, None);
+        queue_console(&mut toy, None);
+        assert_eq!(toy.console.pending_input(), 2);
+        assert!(toy.console.input_closed());
+        let log = toy.journal().log().clone();
+        assert_eq!(
+            log.entries,
+            vec![
+                (
+                    12,
+                    HostInput::Console {
+                        bytes: b"ab".to_vec(),
+                        guest_waiting: false
+                    }
+                ),
+                (
+                    12,
+                    HostInput::ConsoleClosed {
+                        guest_waiting: false
+                    }
+                ),
+            ],
+            "empty input and a second end are not entries"
+        );
+        toy.replay(log);
+        assert!(toy.journal().is_replaying());
+        assert_eq!(toy.journal().next_console_count(), Some(12));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
-    MemError, RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
+    Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, RegisterInfo,
+    RunOutcome, Snapshot, SourceFile, StopEvent,
 };
 
 use crate::asm::{assemble, AsmOptions};
@@ -136,24 +136,13 @@ impl Lc3Machine {
     pub fn entry(&self) -> u16 {
         self.program.entry().unwrap_or(DEFAULT_ENTRY)
     }
-
-    /// How console input is taken: live, recorded, or replayed from a log (see
-    /// [`asmdbg_core::host`]). Returns the journal it replaces.
-    pub fn set_journal(&mut self, journal: Journal) -> Journal {
-        std::mem::replace(&mut self.journal, journal)
-    }
-
-    pub fn journal(&self) -> &Journal {
-        &self.journal
-    }
-
-    /// Replays `log` from here on.
-    pub fn replay(&mut self, log: InputLog) {
-        self.set_journal(Journal::replaying(log));
-    }
 }
 
 impl Replayable for Lc3Machine {
+    fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
     fn journal_mut(&mut self) -> &mut Journal {
         &mut self.journal
     }
@@ -257,25 +246,7 @@ impl Machine for Lc3Machine {
         Ok(())
     }
 
-    fn breakpoints(&mut self) -> &mut BreakpointSet {
-        &mut self.cpu.breakpoints
-    }
-
-    fn watchpoints(&mut self) -> &mut WatchpointSet {
-        &mut self.cpu.watchpoints
-    }
-
-    fn console(&mut self) -> &mut Console {
-        &mut self.cpu.console
-    }
-
-    fn queue_input(&mut self, bytes: &[u8]) {
-        host::queue_console(self, Some(bytes));
-    }
-
-    fn end_input(&mut self) {
-        host::queue_console(self, None);
-    }
+    asmdbg_core::machine_ports!(cpu);
 
     fn instructions_executed(&self) -> u64 {
         self.cpu.instructions_executed()

@@ -2,9 +2,7 @@
 //! delay-slot view when `--delay-slots` is on), and the console is line-edited and echoed by
 //! asmdbg, as MARS's console input is.
 
-use std::path::Path;
-
-use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
+use asmdbg_core::backend::{Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
@@ -64,20 +62,6 @@ impl Backend for MipsBackend {
 
     fn warnings(&self, machine: &MipsMachine) -> String {
         machine.program().warnings.to_string()
-    }
-
-    fn artifacts(
-        &self,
-        machine: &MipsMachine,
-        _path: &str,
-        source: &Path,
-        output: Option<&Path>,
-        opts: &MachineOptions,
-    ) -> Result<Vec<Artifact>, ArtifactError> {
-        Ok(vec![Artifact {
-            path: elf_path(source, output),
-            bytes: self.elf(machine, opts)?,
-        }])
     }
 
     fn elf(&self, machine: &MipsMachine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {

@@ -7,8 +7,8 @@
 
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
-    MemError, RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
+    BreakpointSet, Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError,
+    RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
 };
 
 use crate::asm::{assemble, AsmOptions};
@@ -135,21 +135,6 @@ impl MipsMachine {
         self.host.take_stderr()
     }
 
-    /// How answers of the outside world are taken: live, recorded, or replayed from a log
-    /// (see [`asmdbg_core::host`]). Returns the journal it replaces.
-    pub fn set_journal(&mut self, journal: Journal) -> Journal {
-        std::mem::replace(&mut self.host.journal, journal)
-    }
-
-    pub fn journal(&self) -> &Journal {
-        &self.host.journal
-    }
-
-    /// Replays `log` from here on: what the guest asks of the host is served from it.
-    pub fn replay(&mut self, log: InputLog) {
-        self.set_journal(Journal::replaying(log));
-    }
-
     /// Performs the `syscall` the cpu stopped at and finishes its instruction.
     fn syscall(&mut self) -> (bool, Option<StopEvent>) {
         let result = Syscall {
@@ -177,6 +162,10 @@ impl MipsMachine {
 }
 
 impl Replayable for MipsMachine {
+    fn journal(&self) -> &Journal {
+        &self.host.journal
+    }
+
     fn journal_mut(&mut self) -> &mut Journal {
         &mut self.host.journal
     }
@@ -441,25 +430,7 @@ impl Machine for MipsMachine {
         }
     }
 
-    fn breakpoints(&mut self) -> &mut BreakpointSet {
-        &mut self.cpu.breakpoints
-    }
-
-    fn watchpoints(&mut self) -> &mut WatchpointSet {
-        &mut self.cpu.watchpoints
-    }
-
-    fn console(&mut self) -> &mut Console {
-        &mut self.cpu.console
-    }
-
-    fn queue_input(&mut self, bytes: &[u8]) {
-        host::queue_console(self, Some(bytes));
-    }
-
-    fn end_input(&mut self) {
-        host::queue_console(self, None);
-    }
+    asmdbg_core::machine_ports!(cpu);
 
     fn instructions_executed(&self) -> u64 {
         self.cpu.instructions

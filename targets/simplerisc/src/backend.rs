@@ -1,9 +1,7 @@
 //! SimpleRISC's [`Backend`]: programs are assembly, `asmdbg asm` writes an ELF, and the console
 //! passes keys one by one.
 
-use std::path::Path;
-
-use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
+use asmdbg_core::backend::{Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
@@ -55,20 +53,6 @@ impl Backend for SimpleRiscBackend {
         opts: &MachineOptions,
     ) -> Result<SrMachine, LoadError> {
         load_machine(path, &String::from_utf8_lossy(bytes), opts)
-    }
-
-    fn artifacts(
-        &self,
-        machine: &SrMachine,
-        _path: &str,
-        source: &Path,
-        output: Option<&Path>,
-        opts: &MachineOptions,
-    ) -> Result<Vec<Artifact>, ArtifactError> {
-        Ok(vec![Artifact {
-            path: elf_path(source, output),
-            bytes: self.elf(machine, opts)?,
-        }])
     }
 
     fn elf(&self, machine: &SrMachine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {

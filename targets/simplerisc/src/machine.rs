@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    BreakpointSet, Console, DebugInfo, InputLog, Isa, Journal, LoadError, Machine, MachineOptions,
-    MemError, RegisterInfo, RunOutcome, Snapshot, StopEvent, WatchpointSet,
+    Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, RegisterInfo,
+    RunOutcome, Snapshot, StopEvent,
 };
 
 use crate::cpu::{Cpu, Pseudo};
@@ -145,24 +145,13 @@ impl SrMachine {
     pub fn cpu_mut(&mut self) -> &mut Cpu {
         &mut self.cpu
     }
-
-    /// How console input is taken: live, recorded, or replayed from a log (see
-    /// [`asmdbg_core::host`]). Returns the journal it replaces.
-    pub fn set_journal(&mut self, journal: Journal) -> Journal {
-        std::mem::replace(&mut self.journal, journal)
-    }
-
-    pub fn journal(&self) -> &Journal {
-        &self.journal
-    }
-
-    /// Replays `log` from here on.
-    pub fn replay(&mut self, log: InputLog) {
-        self.set_journal(Journal::replaying(log));
-    }
 }
 
 impl Replayable for SrMachine {
+    fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
     fn journal_mut(&mut self) -> &mut Journal {
         &mut self.journal
     }
@@ -299,25 +288,7 @@ impl Machine for SrMachine {
         Ok(())
     }
 
-    fn breakpoints(&mut self) -> &mut BreakpointSet {
-        &mut self.cpu.breakpoints
-    }
-
-    fn watchpoints(&mut self) -> &mut WatchpointSet {
-        &mut self.cpu.watchpoints
-    }
-
-    fn console(&mut self) -> &mut Console {
-        &mut self.cpu.console
-    }
-
-    fn queue_input(&mut self, bytes: &[u8]) {
-        host::queue_console(self, Some(bytes));
-    }
-
-    fn end_input(&mut self) {
-        host::queue_console(self, None);
-    }
+    asmdbg_core::machine_ports!(cpu);
 
     fn instructions_executed(&self) -> u64 {
         self.cpu.executed
