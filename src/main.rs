@@ -114,9 +114,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    // Fault and limit messages, then the machine's end of run: for MIPS, MARS's `nc me` stderr
+    // byte for byte. `--stats` is asmdbg's own and comes after.
     if let Some(message) = &report.message {
         eprintln!("{message}");
     }
+    eprint!("{}", report.epilogue);
     if args.stats {
         eprintln!("{}", run::stats_line(&report));
     }

@@ -241,7 +241,18 @@ fn mips_exit_code_and_runtime_error() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(7));
     assert_eq!(text(&out.stdout), "42");
+    // `Mars nc me` prints an empty line on stderr after every run (mars/MarsLaunch.java).
+    assert_eq!(text(&out.stderr), "\n");
+}
 
+/// `asmdbg run` of a MIPS program gives MARS's `nc me` stderr byte for byte, derived from
+/// mars/MarsLaunch.java: the error report (`Error in FILE line N: Runtime exception at PC: MSG`)
+/// and an empty line, `Processing terminated due to errors.`, then the empty line every run
+/// ends with; a normal end and `exit` (syscall 10) print that empty line only; MARS's step
+/// limit says so on its own line between two empty ones.
+#[test]
+fn mips_stderr_is_mars_stderr_byte_for_byte() {
+    let dir = Scratch::new();
     let prog = dir.write(
         "overflow.asm",
         ".text\nmain:\tli $t0, 0x7fffffff\n\taddi $t0, $t0, 1\n",
@@ -249,15 +260,68 @@ fn mips_exit_code_and_runtime_error() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     // MARS ends with status 0 after a runtime error and says why on stderr.
     assert_eq!(out.status.code(), Some(0));
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Error in {} line 3: Runtime exception at 0x00400008: arithmetic overflow\n\n\
+             Processing terminated due to errors.\n\n",
+            path.display()
+        )
+    );
+    assert_eq!(text(&out.stdout), "");
+
+    let cases = [
+        // Falling off the end of .text.
+        ("fall.asm", ".text\nli $v0, 1\nli $a0, 5\nsyscall\n", "5"),
+        // exit (syscall 10).
+        (
+            "exit10.asm",
+            ".text\nli $v0, 11\nli $a0, 65\nsyscall\nli $v0, 10\nsyscall\n",
+            "A",
+        ),
+    ];
+    for (name, source, stdout) in cases {
+        let prog = dir.write(name, source);
+        let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(text(&out.stdout), stdout, "{name}");
+        assert_eq!(text(&out.stderr), "\n", "{name}");
+    }
+
+    let prog = dir.write("loop.asm", ".text\nloop: addi $t0, $t0, 1\nj loop\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--max-steps", "7"], b"");
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(
+        text(&out.stderr),
+        "\nProgram terminated when maximum step limit 7 reached.\n\n"
+    );
+
+    // Output the guest writes to fd 2 comes first, in program order.
+    let prog = dir.write(
+        "err.asm",
+        ".data\nm: .asciiz \"oops\\n\"\n.text\nli $v0, 15\nli $a0, 2\nla $a1, m\nli $a2, 5\nsyscall\nbreak 7\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "oops\nError in {} line 9: Runtime exception at 0x00400018: \
+             break instruction executed; code = 7.\n\nProcessing terminated due to errors.\n\n",
+            path.display()
+        )
+    );
+}
+
+/// `--stats` is asmdbg's own flag: its line comes after everything MARS would print.
+#[test]
+fn mips_stats_come_after_mars_stderr() {
+    let dir = Scratch::new();
+    let prog = dir.write("fall.asm", ".text\nli $v0, 1\nli $a0, 5\nsyscall\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--stats"], b"");
     let err = text(&out.stderr);
-    assert!(
-        err.contains("line 3: Runtime exception at 0x00400008: arithmetic overflow"),
-        "{err}"
-    );
-    assert!(
-        err.contains("Processing terminated due to errors."),
-        "{err}"
-    );
+    assert!(err.starts_with("\nstats: 3 instructions in "), "{err:?}");
 }
 
 #[test]
@@ -270,7 +334,7 @@ fn mips_writes_to_fd_2_reach_stderr_not_stdout() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "oops\n");
-    assert_eq!(text(&out.stderr), "oops\n");
+    assert_eq!(text(&out.stderr), "oops\n\n");
 }
 
 #[test]

@@ -500,6 +500,19 @@ impl Machine for MipsMachine {
         0
     }
 
+    /// MARS's command line (mars/MarsLaunch.java) prints an empty line after every run that
+    /// got to simulate, whatever ended it (the post-mortem register display, empty by default).
+    fn end_of_run_stderr(&self) -> &'static str {
+        "\n"
+    }
+
+    /// MARS's wording for its own step limit (`Mars nc me N file`), blank line included.
+    fn step_limit_message(&self, limit: u64) -> Option<String> {
+        Some(format!(
+            "\nProgram terminated when maximum step limit {limit} reached."
+        ))
+    }
+
     fn describe(&self) -> String {
         let mut text = "mips (MARS 4.5)".to_string();
         if self.opts.delay_slots {
