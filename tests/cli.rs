@@ -393,6 +393,81 @@ fn flags_of_another_isa_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr)
         .contains("--seed (MIPS only), --no-mul (SimpleRISC only) do not apply to LC-3 programs"));
+    for args in [&["--args", "x"][..], &["--", "x"][..]] {
+        let mut argv = vec!["run", lc3.to_str().unwrap()];
+        argv.extend_from_slice(args);
+        let out = run_asmdbg(&argv, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            "--args (MIPS only) does not apply to LC-3 programs\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// Prints argc, each argv string, then `$sp`, `$a1`, argv[0] in hex and the word at `$sp`.
+const ARGS_MIPS: &str = "\
+.text
+main:	move $s0, $a0
+	move $s1, $a1
+	li $v0, 1
+	syscall
+	jal nl
+	move $t0, $s1
+loop:	lw $a0, 0($t0)
+	beqz $a0, done
+	li $v0, 4
+	syscall
+	jal nl
+	addi $t0, $t0, 4
+	j loop
+done:	li $v0, 34
+	move $a0, $sp
+	syscall
+	jal nl
+	li $v0, 34
+	move $a0, $s1
+	syscall
+	jal nl
+	li $v0, 34
+	lw $a0, 0($s1)
+	syscall
+	jal nl
+	li $v0, 1
+	lw $a0, 0($sp)
+	syscall
+	li $v0, 10
+	syscall
+nl:	li $v0, 11
+	li $a0, 10
+	syscall
+	jr $ra
+";
+
+/// `--args` and `--` give the program MARS's `pa` arguments; the addresses are those
+/// mars/simulator/ProgramArgumentList.java computes (strings down from 0x7ffffffc, argv
+/// pointers under the NUL word at 0x7fffeffc, argc at `$sp`).
+#[test]
+fn mips_program_arguments_reach_argc_and_argv() {
+    let dir = Scratch::new();
+    let prog = dir.write("args.asm", ARGS_MIPS);
+    let prog = prog.to_str().unwrap();
+    let out = run_asmdbg(&["run", prog, "--args", "one", "two", "thr ee"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "3\none\ntwo\nthr ee\n0x7fffefec\n0x7fffeff0\n0x7ffffff9\n3"
+    );
+    assert_eq!(text(&out.stderr), "\n");
+
+    // After `--`, arguments may start with `-`; `--args` ones come first.
+    let out = run_asmdbg(&["run", prog, "--args", "a", "--", "-x", "é"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "3\na\n-x\né\n0x7fffefec\n0x7fffeff0\n0x7ffffffb\n3"
+    );
 }
 
 #[test]
