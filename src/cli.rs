@@ -110,7 +110,12 @@ impl MachineArgs {
             seed: self.seed,
             virtual_time: self.virtual_time,
             dialogs_to_stderr: self.dialogs == DialogTarget::Stderr,
-            program_args: self.args.iter().chain(&self.trailing_args).cloned().collect(),
+            program_args: self
+                .args
+                .iter()
+                .chain(&self.trailing_args)
+                .cloned()
+                .collect(),
             no_mul: self.no_mul,
             mem_size: self.mem_size,
             work_dir: None,

@@ -15,8 +15,12 @@ fn machine(args: &[&str]) -> asmdbg_mips::MipsMachine {
         program_args: args.iter().map(|a| a.to_string()).collect(),
         ..Default::default()
     };
-    load_machine("args.asm", ".text\nmain: addi $sp, $sp, -4\nsw $zero, 4($sp)\nli $a0, 9\n", &opts)
-        .unwrap_or_else(|e| panic!("{e}"))
+    load_machine(
+        "args.asm",
+        ".text\nmain: addi $sp, $sp, -4\nsw $zero, 4($sp)\nli $a0, 9\n",
+        &opts,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn word(m: &asmdbg_mips::MipsMachine, addr: u32) -> u32 {
