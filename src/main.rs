@@ -90,6 +90,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.bench_traps {
         backends::of(machine.isa()).set_bench_traps(machine.as_mut());
     }
+    eprint!("{}", machine.start_of_run_stderr());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let report = match &args.input {

@@ -314,6 +314,26 @@ fn mips_stderr_is_mars_stderr_byte_for_byte() {
     );
 }
 
+/// MARS prints its assembler warnings on stderr before the run (mars/MarsLaunch.java, the
+/// report format of mars/ErrorList.java), then an empty line.
+#[test]
+fn mips_assembler_warnings_come_first_as_mars_prints_them() {
+    let dir = Scratch::new();
+    let prog = dir.write("w.asm", ".text\n.ent main\nli $v0, 1\nli $a0, 5\nsyscall\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "5");
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Warning in {} line 2 column 1: MARS does not recognize the .ent directive.  \
+             Ignored.\n\n\n",
+            path.display()
+        )
+    );
+}
+
 /// `--stats` is asmdbg's own flag: its line comes after everything MARS would print.
 #[test]
 fn mips_stats_come_after_mars_stderr() {

@@ -92,6 +92,12 @@ pub trait Machine {
         1
     }
 
+    /// What `asmdbg run` writes on stderr before the program starts. MARS's command line
+    /// prints the assembler's warnings there; the other machines print nothing.
+    fn start_of_run_stderr(&self) -> String {
+        String::new()
+    }
+
     /// What `asmdbg run` writes on stderr after a program that ended by itself (normally, by an
     /// exit call or by an unhandled fault), after any fault message. MARS's command line ends
     /// every such run with an empty line; the other machines print nothing.

@@ -558,6 +558,32 @@ impl Machine for MipsMachine {
         0
     }
 
+    /// MARS's warning report (mars/ErrorList.java), which its command line prints before
+    /// simulating, followed by an empty line: `Warning in PATH line N column C: MESSAGE` with
+    /// the file's absolute path. Limit: a warning inside a macro expansion names the line of
+    /// the macro's body without MARS's `CALL->` history.
+    fn start_of_run_stderr(&self) -> String {
+        let mut report = String::new();
+        for warning in &self.program.warnings.items {
+            if warning.severity != asmdbg_core::Severity::Warning {
+                continue;
+            }
+            report.push_str("Warning in ");
+            if let Some(loc) = &warning.location {
+                report.push_str(&crate::host::display_path(
+                    &loc.file,
+                    self.opts.work_dir.as_deref(),
+                ));
+                report.push_str(&format!(" line {} column {}", loc.line, loc.col));
+            }
+            report.push_str(&format!(": {}\n", warning.message));
+        }
+        if !report.is_empty() {
+            report.push('\n');
+        }
+        report
+    }
+
     /// MARS's command line (mars/MarsLaunch.java) prints an empty line after every run that
     /// got to simulate, whatever ended it (the post-mortem register display, empty by default).
     fn end_of_run_stderr(&self) -> &'static str {
