@@ -6,7 +6,7 @@
 //! rounded to the type's precision (the float 15907145367552 prints as `1.59071454E13`), and
 //! other values get digits until the remainder is within half an ulp on either side, a
 //! symmetric test that sometimes gives one digit more or a different last digit
-//! (`4.9E-324`, `9.999999999999999E22`). [`java_digits`] follows that algorithm, written here
+//! (`4.9E-324`, `9.999999999999999E22`). `java_digits` follows that algorithm, written here
 //! from its description; tests/java_float_vectors.rs checks it against 241,105 values JDK 17
 //! printed (scripts/gen-java-float-vectors.java).
 
