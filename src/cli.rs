@@ -79,6 +79,13 @@ pub struct MachineArgs {
     /// MIPS: where dialog syscalls (50-59) are shown.
     #[arg(long, value_enum, default_value = "console")]
     pub dialogs: DialogTarget,
+    /// MIPS: program arguments (MARS `pa`): argc in $a0, argv in $a1. Put it last; arguments
+    /// that start with `-` go after `--`.
+    #[arg(long, num_args = 1.., value_name = "ARG")]
+    pub args: Vec<String>,
+    /// MIPS: program arguments after `--` (following any `--args`).
+    #[arg(last = true, value_name = "ARG")]
+    pub trailing_args: Vec<String>,
     /// SimpleRISC: the course variant without mul/div/mod.
     #[arg(long)]
     pub no_mul: bool,
@@ -103,6 +110,12 @@ impl MachineArgs {
             seed: self.seed,
             virtual_time: self.virtual_time,
             dialogs_to_stderr: self.dialogs == DialogTarget::Stderr,
+            program_args: self
+                .args
+                .iter()
+                .chain(&self.trailing_args)
+                .cloned()
+                .collect(),
             no_mul: self.no_mul,
             mem_size: self.mem_size,
             work_dir: None,

@@ -90,6 +90,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.bench_traps {
         backends::of(machine.isa()).set_bench_traps(machine.as_mut());
     }
+    eprint!("{}", machine.start_of_run_stderr());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let report = match &args.input {
@@ -114,9 +115,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    // Fault and limit messages, then the machine's end of run: for MIPS, MARS's `nc me` stderr
+    // byte for byte. `--stats` is asmdbg's own and comes after.
     if let Some(message) = &report.message {
         eprintln!("{message}");
     }
+    eprint!("{}", report.epilogue);
     if args.stats {
         eprintln!("{}", run::stats_line(&report));
     }

@@ -112,6 +112,9 @@ pub struct RunReport {
     pub elapsed: Duration,
     /// A line for stderr explaining an abnormal end (fault text, input exhausted, step limit).
     pub message: Option<String>,
+    /// What stderr gets after `message` ([`Machine::end_of_run_stderr`] for the ends the
+    /// machine's simulator also reaches; nothing when the input ran out, an asmdbg-only end).
+    pub epilogue: &'static str,
 }
 
 fn location(machine: &dyn Machine) -> String {
@@ -135,22 +138,26 @@ pub fn run_to_end(
     // Two input requests in a row that consumed nothing after input ended: the machine cannot
     // make progress (guards against a loop whatever the machine's input rules are).
     let mut starved = 0;
-    let report = |status, executed, message| RunReport {
+    let report = |status, executed, message, epilogue| RunReport {
         exit_status: status,
         executed,
         elapsed: start.elapsed(),
         message,
+        epilogue,
     };
     loop {
         let budget = match max_steps {
             Some(limit) if executed >= limit => {
                 out.write_all(&machine.console().take_output())?;
                 out.flush()?;
-                let msg = format!(
-                    "step limit of {limit} instructions reached at {}",
-                    location(machine)
-                );
-                return Ok(report(EXIT_STEP_LIMIT, executed, Some(msg)));
+                let msg = machine.step_limit_message(limit).unwrap_or_else(|| {
+                    format!(
+                        "step limit of {limit} instructions reached at {}",
+                        location(machine)
+                    )
+                });
+                let epilogue = machine.end_of_run_stderr();
+                return Ok(report(EXIT_STEP_LIMIT, executed, Some(msg), epilogue));
             }
             Some(limit) => BURST.min(limit - executed),
             None => BURST,
@@ -193,28 +200,29 @@ pub fn run_to_end(
                         "the program waits for input at {} and none is left",
                         location(machine)
                     );
-                    return Ok(report(EXIT_INPUT_EXHAUSTED, executed, Some(msg)));
+                    return Ok(report(EXIT_INPUT_EXHAUSTED, executed, Some(msg), ""));
                 }
                 // A partial line at end of input: the machine takes it as the last line.
             }
             Some(StopEvent::Halted) => {
                 out.flush()?;
-                return Ok(report(0, executed, None));
+                return Ok(report(0, executed, None, machine.end_of_run_stderr()));
             }
             Some(StopEvent::Exited(code)) => {
                 out.flush()?;
-                return Ok(report(code, executed, None));
+                return Ok(report(code, executed, None, machine.end_of_run_stderr()));
             }
             Some(StopEvent::Fault(fault)) => {
                 out.flush()?;
                 let status = machine.fault_exit_status();
-                return Ok(report(status, executed, Some(fault.message)));
+                let epilogue = machine.end_of_run_stderr();
+                return Ok(report(status, executed, Some(fault.message), epilogue));
             }
             Some(other) => {
                 // Breakpoints and watchpoints are only set by the debugger.
                 out.flush()?;
                 let msg = format!("unexpected stop {other:?} at {}", location(machine));
-                return Ok(report(1, executed, Some(msg)));
+                return Ok(report(1, executed, Some(msg), ""));
             }
         }
     }

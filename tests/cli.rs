@@ -241,7 +241,18 @@ fn mips_exit_code_and_runtime_error() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(7));
     assert_eq!(text(&out.stdout), "42");
+    // `Mars nc me` prints an empty line on stderr after every run (mars/MarsLaunch.java).
+    assert_eq!(text(&out.stderr), "\n");
+}
 
+/// `asmdbg run` of a MIPS program gives MARS's `nc me` stderr byte for byte, derived from
+/// mars/MarsLaunch.java: the error report (`Error in FILE line N: Runtime exception at PC: MSG`)
+/// and an empty line, `Processing terminated due to errors.`, then the empty line every run
+/// ends with; a normal end and `exit` (syscall 10) print that empty line only; MARS's step
+/// limit says so on its own line between two empty ones.
+#[test]
+fn mips_stderr_is_mars_stderr_byte_for_byte() {
+    let dir = Scratch::new();
     let prog = dir.write(
         "overflow.asm",
         ".text\nmain:\tli $t0, 0x7fffffff\n\taddi $t0, $t0, 1\n",
@@ -249,15 +260,88 @@ fn mips_exit_code_and_runtime_error() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     // MARS ends with status 0 after a runtime error and says why on stderr.
     assert_eq!(out.status.code(), Some(0));
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Error in {} line 3: Runtime exception at 0x00400008: arithmetic overflow\n\n\
+             Processing terminated due to errors.\n\n",
+            path.display()
+        )
+    );
+    assert_eq!(text(&out.stdout), "");
+
+    let cases = [
+        // Falling off the end of .text.
+        ("fall.asm", ".text\nli $v0, 1\nli $a0, 5\nsyscall\n", "5"),
+        // exit (syscall 10).
+        (
+            "exit10.asm",
+            ".text\nli $v0, 11\nli $a0, 65\nsyscall\nli $v0, 10\nsyscall\n",
+            "A",
+        ),
+    ];
+    for (name, source, stdout) in cases {
+        let prog = dir.write(name, source);
+        let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(text(&out.stdout), stdout, "{name}");
+        assert_eq!(text(&out.stderr), "\n", "{name}");
+    }
+
+    let prog = dir.write("loop.asm", ".text\nloop: addi $t0, $t0, 1\nj loop\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--max-steps", "7"], b"");
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(
+        text(&out.stderr),
+        "\nProgram terminated when maximum step limit 7 reached.\n\n"
+    );
+
+    // Output the guest writes to fd 2 comes first, in program order.
+    let prog = dir.write(
+        "err.asm",
+        ".data\nm: .asciiz \"oops\\n\"\n.text\nli $v0, 15\nli $a0, 2\nla $a1, m\nli $a2, 5\nsyscall\nbreak 7\n",
+    );
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "oops\nError in {} line 9: Runtime exception at 0x00400018: \
+             break instruction executed; code = 7.\n\nProcessing terminated due to errors.\n\n",
+            path.display()
+        )
+    );
+}
+
+/// MARS prints its assembler warnings on stderr before the run (mars/MarsLaunch.java, the
+/// report format of mars/ErrorList.java), then an empty line.
+#[test]
+fn mips_assembler_warnings_come_first_as_mars_prints_them() {
+    let dir = Scratch::new();
+    let prog = dir.write("w.asm", ".text\n.ent main\nli $v0, 1\nli $a0, 5\nsyscall\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "5");
+    let path = std::fs::canonicalize(&prog).unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "Warning in {} line 2 column 1: MARS does not recognize the .ent directive.  \
+             Ignored.\n\n\n",
+            path.display()
+        )
+    );
+}
+
+/// `--stats` is asmdbg's own flag: its line comes after everything MARS would print.
+#[test]
+fn mips_stats_come_after_mars_stderr() {
+    let dir = Scratch::new();
+    let prog = dir.write("fall.asm", ".text\nli $v0, 1\nli $a0, 5\nsyscall\n");
+    let out = run_asmdbg(&["run", prog.to_str().unwrap(), "--stats"], b"");
     let err = text(&out.stderr);
-    assert!(
-        err.contains("line 3: Runtime exception at 0x00400008: arithmetic overflow"),
-        "{err}"
-    );
-    assert!(
-        err.contains("Processing terminated due to errors."),
-        "{err}"
-    );
+    assert!(err.starts_with("\nstats: 3 instructions in "), "{err:?}");
 }
 
 #[test]
@@ -270,7 +354,7 @@ fn mips_writes_to_fd_2_reach_stderr_not_stdout() {
     let out = run_asmdbg(&["run", prog.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "oops\n");
-    assert_eq!(text(&out.stderr), "oops\n");
+    assert_eq!(text(&out.stderr), "oops\n\n");
 }
 
 #[test]
@@ -329,6 +413,81 @@ fn flags_of_another_isa_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr)
         .contains("--seed (MIPS only), --no-mul (SimpleRISC only) do not apply to LC-3 programs"));
+    for args in [&["--args", "x"][..], &["--", "x"][..]] {
+        let mut argv = vec!["run", lc3.to_str().unwrap()];
+        argv.extend_from_slice(args);
+        let out = run_asmdbg(&argv, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            text(&out.stderr),
+            "--args (MIPS only) does not apply to LC-3 programs\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// Prints argc, each argv string, then `$sp`, `$a1`, argv[0] in hex and the word at `$sp`.
+const ARGS_MIPS: &str = "\
+.text
+main:	move $s0, $a0
+	move $s1, $a1
+	li $v0, 1
+	syscall
+	jal nl
+	move $t0, $s1
+loop:	lw $a0, 0($t0)
+	beqz $a0, done
+	li $v0, 4
+	syscall
+	jal nl
+	addi $t0, $t0, 4
+	j loop
+done:	li $v0, 34
+	move $a0, $sp
+	syscall
+	jal nl
+	li $v0, 34
+	move $a0, $s1
+	syscall
+	jal nl
+	li $v0, 34
+	lw $a0, 0($s1)
+	syscall
+	jal nl
+	li $v0, 1
+	lw $a0, 0($sp)
+	syscall
+	li $v0, 10
+	syscall
+nl:	li $v0, 11
+	li $a0, 10
+	syscall
+	jr $ra
+";
+
+/// `--args` and `--` give the program MARS's `pa` arguments; the addresses are those
+/// mars/simulator/ProgramArgumentList.java computes (strings down from 0x7ffffffc, argv
+/// pointers under the NUL word at 0x7fffeffc, argc at `$sp`).
+#[test]
+fn mips_program_arguments_reach_argc_and_argv() {
+    let dir = Scratch::new();
+    let prog = dir.write("args.asm", ARGS_MIPS);
+    let prog = prog.to_str().unwrap();
+    let out = run_asmdbg(&["run", prog, "--args", "one", "two", "thr ee"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "3\none\ntwo\nthr ee\n0x7fffefec\n0x7fffeff0\n0x7ffffff9\n3"
+    );
+    assert_eq!(text(&out.stderr), "\n");
+
+    // After `--`, arguments may start with `-`; `--args` ones come first.
+    let out = run_asmdbg(&["run", prog, "--args", "a", "--", "-x", "é"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "3\na\n-x\né\n0x7fffefec\n0x7fffeff0\n0x7ffffffb\n3"
+    );
 }
 
 #[test]

@@ -92,6 +92,25 @@ pub trait Machine {
         1
     }
 
+    /// What `asmdbg run` writes on stderr before the program starts. MARS's command line
+    /// prints the assembler's warnings there; the other machines print nothing.
+    fn start_of_run_stderr(&self) -> String {
+        String::new()
+    }
+
+    /// What `asmdbg run` writes on stderr after a program that ended by itself (normally, by an
+    /// exit call or by an unhandled fault), after any fault message. MARS's command line ends
+    /// every such run with an empty line; the other machines print nothing.
+    fn end_of_run_stderr(&self) -> &'static str {
+        ""
+    }
+
+    /// The message `asmdbg run --max-steps LIMIT` prints when the limit stops the program, for a
+    /// machine that copies its simulator's wording; `None` for asmdbg's own.
+    fn step_limit_message(&self, _limit: u64) -> Option<String> {
+        None
+    }
+
     /// Bytes the guest wrote for the host's stderr (MIPS fd 2, dialogs with
     /// `--dialogs stderr`) since the last call. The machine never writes to stderr itself.
     fn take_host_stderr(&mut self) -> Vec<u8> {

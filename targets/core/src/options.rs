@@ -28,6 +28,9 @@ pub struct MachineOptions {
     pub virtual_time: bool,
     /// MIPS: dialog syscalls (50-59) print on stderr instead of the console.
     pub dialogs_to_stderr: bool,
+    /// MIPS: program arguments (MARS `pa`), placed in memory as MARS does, with argc in `$a0`
+    /// and argv in `$a1`; part of the machine's initial state.
+    pub program_args: Vec<String>,
     /// SimpleRISC: the course variant without mul/div/mod.
     pub no_mul: bool,
     /// SimpleRISC: data memory size in bytes.
@@ -48,13 +51,14 @@ pub enum Flag {
     Seed,
     VirtualTime,
     DialogsToStderr,
+    ProgramArgs,
     NoMul,
     MemSize,
 }
 
 impl Flag {
     /// Every flag, in the order error messages list them.
-    pub const ALL: [Flag; 9] = [
+    pub const ALL: [Flag; 10] = [
         Flag::Profile,
         Flag::Strict,
         Flag::StartAtMain,
@@ -62,6 +66,7 @@ impl Flag {
         Flag::Seed,
         Flag::VirtualTime,
         Flag::DialogsToStderr,
+        Flag::ProgramArgs,
         Flag::NoMul,
         Flag::MemSize,
     ];
@@ -76,6 +81,7 @@ impl Flag {
             Flag::Seed => "--seed",
             Flag::VirtualTime => "--virtual-time",
             Flag::DialogsToStderr => "--dialogs stderr",
+            Flag::ProgramArgs => "--args",
             Flag::NoMul => "--no-mul",
             Flag::MemSize => "--mem-size",
         }
@@ -93,6 +99,7 @@ impl MachineOptions {
             Flag::Seed => self.seed.is_some(),
             Flag::VirtualTime => self.virtual_time,
             Flag::DialogsToStderr => self.dialogs_to_stderr,
+            Flag::ProgramArgs => !self.program_args.is_empty(),
             Flag::NoMul => self.no_mul,
             Flag::MemSize => self.mem_size.is_some(),
         }

@@ -25,6 +25,7 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
         Flag::Seed,
         Flag::VirtualTime,
         Flag::DialogsToStderr,
+        Flag::ProgramArgs,
     ],
 });
 

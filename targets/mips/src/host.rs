@@ -288,7 +288,7 @@ impl Host {
 
 /// How MARS names a source file in runtime errors: its absolute path. The name is tried as given
 /// (relative to the working directory), then relative to `work_dir`.
-fn display_path(name: &str, work_dir: Option<&Path>) -> String {
+pub(crate) fn display_path(name: &str, work_dir: Option<&Path>) -> String {
     let given = PathBuf::from(name);
     let in_work_dir = work_dir.map(|dir| dir.join(name));
     std::fs::canonicalize(&given)

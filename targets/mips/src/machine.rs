@@ -15,7 +15,9 @@ use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, CpuState};
 use crate::decode::{format_instruction, GPR_NAMES};
 use crate::host::Host;
-use crate::memory::{in_ktext, in_text, Memory, Region, KTEXT_BASE, TEXT_BASE};
+use crate::memory::{
+    in_ktext, in_text, Memory, Region, KTEXT_BASE, STACK_BASE, STACK_POINTER, TEXT_BASE,
+};
 use crate::program::Program;
 use crate::syscalls::{Syscall, SyscallState};
 
@@ -273,10 +275,66 @@ fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError>
             }
         }
     }
+    store_program_args(&mut cpu, &opts.program_args)?;
     let text_bytes = (cpu.text_len_bytes() as u64).max(4).next_multiple_of(256);
     cpu.breakpoints = BreakpointSet::new(TEXT_BASE as u64, text_bytes, 2);
     cpu.watchpoints = WatchpointSet::new(1 << 32, 12);
     Ok(cpu)
+}
+
+/// Places program arguments where MARS's `pa` option puts them
+/// (mars/simulator/ProgramArgumentList.java): each string, NUL-terminated, packed downwards from
+/// the top of the stack segment ([`STACK_BASE`]) in argument order; below `$sp`'s usual start
+/// (or, when the strings reach below it, the word under them with a word of room), a NUL
+/// word, the argv pointers above it and argc below them. `$sp` points at argc, `$a1` at argv[0],
+/// `$a0` holds argc. Each character is a UTF-16 unit cut to its low byte, as MARS stores Java
+/// chars. Without arguments nothing changes.
+fn store_program_args(cpu: &mut Cpu, args: &[String]) -> Result<(), LoadError> {
+    if args.is_empty() {
+        return Ok(());
+    }
+    let too_long =
+        || LoadError::Option("the program arguments do not fit in the stack segment".into());
+    let mut high = STACK_BASE;
+    let mut starts = Vec::with_capacity(args.len());
+    for arg in args {
+        let units: Vec<u16> = arg.encode_utf16().collect();
+        if !cpu.mem.write_u8(high, 0) {
+            return Err(too_long());
+        }
+        high = high.checked_sub(1).ok_or_else(too_long)?;
+        for &unit in units.iter().rev() {
+            if !cpu.mem.write_u8(high, unit as u8) {
+                return Err(too_long());
+            }
+            high = high.checked_sub(1).ok_or_else(too_long)?;
+        }
+        starts.push(high + 1);
+    }
+    let mut slot = if high < STACK_POINTER {
+        // The strings overlap the usual stack: start one word below the word they reach.
+        (high - high % 4).checked_sub(4).ok_or_else(too_long)?
+    } else {
+        STACK_POINTER
+    };
+    let mut push = |cpu: &mut Cpu, value: u32| -> Result<(), LoadError> {
+        if !cpu.mem.write_u32(slot, value) {
+            return Err(too_long());
+        }
+        slot = slot.checked_sub(4).ok_or_else(too_long)?;
+        Ok(())
+    };
+    push(cpu, 0)?;
+    for &start in starts.iter().rev() {
+        push(cpu, start)?;
+    }
+    let argc = starts.len() as u32;
+    push(cpu, argc)?;
+    let sp = slot + 4;
+    cpu.set_reg(29, sp);
+    cpu.set_reg(4, argc);
+    cpu.set_reg(5, sp + 4);
+    Ok(())
 }
 
 /// Assembles `text` (named `path` in messages) and loads it. Relative `.include` and file
@@ -469,6 +527,45 @@ impl Machine for MipsMachine {
 
     fn fault_exit_status(&self) -> i32 {
         0
+    }
+
+    /// MARS's warning report (mars/ErrorList.java), which its command line prints before
+    /// simulating, followed by an empty line: `Warning in PATH line N column C: MESSAGE` with
+    /// the file's absolute path. Limit: a warning inside a macro expansion names the line of
+    /// the macro's body without MARS's `CALL->` history.
+    fn start_of_run_stderr(&self) -> String {
+        let mut report = String::new();
+        for warning in &self.program.warnings.items {
+            if warning.severity != asmdbg_core::Severity::Warning {
+                continue;
+            }
+            report.push_str("Warning in ");
+            if let Some(loc) = &warning.location {
+                report.push_str(&crate::host::display_path(
+                    &loc.file,
+                    self.opts.work_dir.as_deref(),
+                ));
+                report.push_str(&format!(" line {} column {}", loc.line, loc.col));
+            }
+            report.push_str(&format!(": {}\n", warning.message));
+        }
+        if !report.is_empty() {
+            report.push('\n');
+        }
+        report
+    }
+
+    /// MARS's command line (mars/MarsLaunch.java) prints an empty line after every run that
+    /// got to simulate, whatever ended it (the post-mortem register display, empty by default).
+    fn end_of_run_stderr(&self) -> &'static str {
+        "\n"
+    }
+
+    /// MARS's wording for its own step limit (`Mars nc me N file`), blank line included.
+    fn step_limit_message(&self, limit: u64) -> Option<String> {
+        Some(format!(
+            "\nProgram terminated when maximum step limit {limit} reached."
+        ))
     }
 
     fn describe(&self) -> String {
