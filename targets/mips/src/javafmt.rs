@@ -291,84 +291,55 @@ fn java_digits(bin_exp: i32, fract_bits: u64, n_significant_bits: i32) -> Digits
     let ten_s_bits = s2 + 1 + bits_of_pow5(s5 + 1);
     let mut digits = Vec::with_capacity(20);
     let e_form = |dec_exp: i32| !(-3..8).contains(&dec_exp);
+    // JDK 17 runs this digit loop in Java `int`s when the numbers fit 32 bits and in `long`s
+    // when they fit 64, wrapping as those do: one body, instantiated for each width.
+    macro_rules! digit_loop {
+        ($int:ty) => {{
+            let five: $int = 5;
+            let mut b = (fract as $int)
+                .wrapping_mul(five.wrapping_pow(b5 as u32))
+                .wrapping_shl(b2 as u32);
+            let s = five.wrapping_pow(s5 as u32).wrapping_shl(s2 as u32);
+            let mut m = five.wrapping_pow(m5 as u32).wrapping_shl(m2 as u32);
+            let tens = s.wrapping_mul(10);
+            let mut q = b / s;
+            b = (b % s).wrapping_mul(10);
+            m = m.wrapping_mul(10);
+            let mut low = b < m;
+            let mut high = b.wrapping_add(m) > tens;
+            if q == 0 && !high {
+                dec_exp -= 1;
+            } else {
+                digits.push(b'0' + q as u8);
+            }
+            if e_form(dec_exp) {
+                low = false;
+                high = false;
+            }
+            while !low && !high {
+                q = b / s;
+                b = (b % s).wrapping_mul(10);
+                m = m.wrapping_mul(10);
+                if m > 0 {
+                    low = b < m;
+                    high = b.wrapping_add(m) > tens;
+                } else {
+                    low = true;
+                    high = true;
+                }
+                digits.push(b'0' + q as u8);
+            }
+            Stop {
+                low,
+                high,
+                low_digit_difference: i64::from(b.wrapping_shl(1).wrapping_sub(tens)),
+            }
+        }};
+    }
     let stop = if b_bits < 32 && ten_s_bits < 32 {
-        let mut b = (fract as i32)
-            .wrapping_mul(5i32.wrapping_pow(b5 as u32))
-            .wrapping_shl(b2 as u32);
-        let s = 5i32.wrapping_pow(s5 as u32).wrapping_shl(s2 as u32);
-        let mut m = 5i32.wrapping_pow(m5 as u32).wrapping_shl(m2 as u32);
-        let tens = s.wrapping_mul(10);
-        let mut q = b / s;
-        b = (b % s).wrapping_mul(10);
-        m = m.wrapping_mul(10);
-        let mut low = b < m;
-        let mut high = b.wrapping_add(m) > tens;
-        if q == 0 && !high {
-            dec_exp -= 1;
-        } else {
-            digits.push(b'0' + q as u8);
-        }
-        if e_form(dec_exp) {
-            low = false;
-            high = false;
-        }
-        while !low && !high {
-            q = b / s;
-            b = (b % s).wrapping_mul(10);
-            m = m.wrapping_mul(10);
-            if m > 0 {
-                low = b < m;
-                high = b.wrapping_add(m) > tens;
-            } else {
-                low = true;
-                high = true;
-            }
-            digits.push(b'0' + q as u8);
-        }
-        Stop {
-            low,
-            high,
-            low_digit_difference: b.wrapping_shl(1).wrapping_sub(tens) as i64,
-        }
+        digit_loop!(i32)
     } else if b_bits < 64 && ten_s_bits < 64 {
-        let mut b = (fract as i64)
-            .wrapping_mul(5i64.wrapping_pow(b5 as u32))
-            .wrapping_shl(b2 as u32);
-        let s = 5i64.wrapping_pow(s5 as u32).wrapping_shl(s2 as u32);
-        let mut m = 5i64.wrapping_pow(m5 as u32).wrapping_shl(m2 as u32);
-        let tens = s.wrapping_mul(10);
-        let mut q = b / s;
-        b = (b % s).wrapping_mul(10);
-        m = m.wrapping_mul(10);
-        let mut low = b < m;
-        let mut high = b.wrapping_add(m) > tens;
-        if q == 0 && !high {
-            dec_exp -= 1;
-        } else {
-            digits.push(b'0' + q as u8);
-        }
-        if e_form(dec_exp) {
-            low = false;
-            high = false;
-        }
-        while !low && !high {
-            q = b / s;
-            b = (b % s).wrapping_mul(10);
-            m = m.wrapping_mul(10);
-            if m > 0 {
-                low = b < m;
-                high = b.wrapping_add(m) > tens;
-            } else {
-                low = true;
-                high = true;
-            }
-            digits.push(b'0' + q as u8);
-        }
-        Stop {
-            low,
-            high,
-            low_digit_difference: b.wrapping_shl(1).wrapping_sub(tens),
-        }
+        digit_loop!(i64)
     } else {
         let s = Big::pow52(1, s5, s2);
         let mut b = Big::pow52(fract, b5, b2);
