@@ -186,7 +186,7 @@ fn monitor_commands_use_lc3_notation() {
     }
     let (_dir, stub) = countdown();
     let out =
-        stub.gdb("monitor disas x3000 5\nmonitor regs\nmonitor help\nmonitor stats\nmonitor bogus");
+        stub.gdb("monitor disas x3000 5\nmonitor regs\nmonitor help\nmonitor stats\nmonitor bogus\nmonitor disas $pc 1");
     assert_in_order(
         &out,
         &[
@@ -197,10 +197,12 @@ fn monitor_commands_use_lc3_notation() {
             "x3003: x3205  ST R1,",
             "x3004: x03FD  BRp",
             "R0",
-            "PC    x3000",
+            "PC  x3000",
             "monitor disas",
             "instructions executed",
             "unknown monitor command 'bogus'",
+            // gdb passes `$pc` through as text; the stub reads the register.
+            "=> x3000: x5260  AND R1, R1, #0",
         ],
     );
 }

@@ -8,7 +8,7 @@
 //! monitor code lives inside targets/core.
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
-use asmdbg_core::MachineOptions;
+use asmdbg_core::{Machine, MachineOptions};
 use gdbstub::conn::Connection;
 use gdbstub::stub::state_machine::GdbStubStateMachine;
 use gdbstub::stub::GdbStubBuilder;
@@ -174,5 +174,113 @@ fn simplerisc_game_listing() {
     insta::assert_snapshot!(
         "disas_simplerisc_tictactoe",
         listings(|| simplerisc("programs/simplerisc/tictactoe.asm"), "haswin")
+    );
+}
+
+#[test]
+fn monitor_regs_keeps_columns_apart_for_the_widest_values() {
+    // Every register at its widest value: a name never runs into the value before it.
+    let mut machine = lc3("programs/lc3/nim.asm");
+    for r in 0..8 {
+        machine.write_register(r, 0x8000);
+    }
+    let listing = monitor(machine, "regs");
+    assert!(
+        listing.contains("R1  x8000 (-32768)  R2  x8000 (-32768)"),
+        "LC-3 columns:\n{listing}"
+    );
+    for line in listing.lines().take(2) {
+        let words = line.split_whitespace().count();
+        assert_eq!(words, 12, "four `Rn x8000 (-32768)` cells a line: {line:?}");
+    }
+
+    let mut machine = mips("programs/mips/four_in_a_row.asm");
+    for r in 1..32 {
+        machine.write_register(r, 0x8000_0000);
+    }
+    let listing = monitor(machine, "regs");
+    for line in listing.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            words.len() % 2,
+            0,
+            "MIPS: names and values alternate: {line:?}"
+        );
+    }
+
+    let mut machine = simplerisc("programs/simplerisc/tictactoe.asm");
+    for r in 0..16 {
+        machine.write_register(r, 0x8000_0000);
+    }
+    let listing = monitor(machine, "regs");
+    assert!(
+        listing.contains("r0    -2147483648  r1    -2147483648"),
+        "SimpleRISC columns:\n{listing}"
+    );
+}
+
+#[test]
+fn monitor_disas_takes_registers_as_addresses() {
+    let machine = lc3("programs/lc3/nim.asm");
+    let pc = machine.isa().format_addr(machine.pc());
+    let from_pc = monitor(machine, "disas $pc 2");
+    assert!(from_pc.contains(&format!("=> {pc}:")), "{from_pc}");
+    assert_eq!(from_pc, monitor(lc3("programs/lc3/nim.asm"), "disas PC 2"));
+
+    let mut machine = lc3("programs/lc3/nim.asm");
+    machine.write_register(7, 0x3002);
+    let from_r7 = monitor(machine, "disas R7 1");
+    assert!(from_r7.contains("x3002:"), "{from_r7}");
+
+    let mut machine = mips("programs/mips/four_in_a_row.asm");
+    machine.write_register(31, 0x0040_0010);
+    let from_ra = monitor(machine, "disas $ra 1");
+    assert!(from_ra.contains("0x00400010:"), "{from_ra}");
+    let mut machine = mips("programs/mips/four_in_a_row.asm");
+    machine.write_register(31, 0x0040_0010);
+    assert_eq!(monitor(machine, "disas $31 1"), from_ra);
+
+    let mut machine = simplerisc("programs/simplerisc/tictactoe.asm");
+    machine.write_register(14, 8);
+    let from_sp = monitor(machine, "disas $sp 1");
+    assert!(from_sp.contains("8:"), "{from_sp}");
+    let mut machine = simplerisc("programs/simplerisc/tictactoe.asm");
+    machine.write_register(14, 8);
+    assert_eq!(monitor(machine, "disas r14 1"), from_sp);
+
+    let refused = monitor(lc3("programs/lc3/nim.asm"), "disas $nosuch");
+    assert_eq!(
+        refused.trim(),
+        "disas: '$nosuch' is neither an address, a label nor a register"
+    );
+}
+
+#[test]
+fn simplerisc_monitor_disas_shows_the_code_word_not_the_data_word() {
+    // Code and data are separate memories at the same addresses; a poke writes data.
+    let mut machine = simplerisc("programs/simplerisc/tictactoe.asm");
+    let code = monitor(simplerisc("programs/simplerisc/tictactoe.asm"), "disas 0 1");
+    machine
+        .poke_word(0, 0x1234_5678)
+        .unwrap_or_else(|e| panic!("poke: {e}"));
+    let listing = monitor(machine, "disas 0 1");
+    assert!(!listing.contains("0x12345678"), "{listing}");
+    assert_eq!(listing, code, "a data poke leaves the listing alone");
+    // The encoding column is the word the instruction was assembled to.
+    let program = read("programs/simplerisc/tictactoe.asm");
+    let assembled = asmdbg_simplerisc::load_machine(
+        "t.asm",
+        &program,
+        &MachineOptions {
+            no_mul: true,
+            ..MachineOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let first = assembled.disassemble(0).expect("code at 0");
+    assert!(listing.contains(&first.0), "{listing}");
+    assert!(
+        !listing.contains("0x00000000  "),
+        "an instruction's encoding is not zero: {listing}"
     );
 }

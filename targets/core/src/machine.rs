@@ -48,6 +48,11 @@ pub trait Machine {
     fn registers(&self) -> &'static [RegisterInfo];
     fn read_register(&self, index: usize) -> Option<u64>;
     fn write_register(&mut self, index: usize, value: u64) -> bool;
+    /// Other names users give registers (SimpleRISC's `sp` for r14), as indexes into
+    /// [`Machine::registers`]; addresses may be written as registers ([`resolve_address`]).
+    fn register_aliases(&self) -> &'static [(&'static str, usize)] {
+        &[]
+    }
 
     /// Bytes per addressable unit: 2 for LC-3 (16-bit words), 1 for byte-addressed machines.
     fn unit_bytes(&self) -> u32;
@@ -183,13 +188,46 @@ pub enum LoadError {
     },
 }
 
-/// An address written by a user: a non-negative number in any of the ISAs' notations, or a label
-/// of the loaded program.
+/// An address written by a user: a non-negative number in any of the ISAs' notations, a label
+/// of the loaded program, or a register holding the address (`$pc`, `pc`, `$ra`, `R7`, `$31`,
+/// gdb's spelling with `$` or the ISA's own without). Without `$` a label wins over a register
+/// of the same name (MIPS allows a label `ra`); with `$` the register does.
 pub fn resolve_address<M: Machine + ?Sized>(machine: &M, text: &str) -> Option<u64> {
-    match crate::isa::parse_number(text) {
-        Some(n) => u64::try_from(n).ok(),
-        None => machine
-            .debug_info()
-            .and_then(|d| d.symbols.addr(text.trim())),
+    let text = text.trim();
+    if let Some(n) = crate::isa::parse_number(text) {
+        return u64::try_from(n).ok();
     }
+    let label = || machine.debug_info().and_then(|d| d.symbols.addr(text));
+    match text.strip_prefix('$') {
+        Some(name) => register_by_name(machine, name, true).or_else(label),
+        None => label().or_else(|| register_by_name(machine, text, false)),
+    }
+}
+
+/// The value of the register called `name` (any case; `pc`; the ISA's aliases; with `$`, also a
+/// register number).
+fn register_by_name<M: Machine + ?Sized>(machine: &M, name: &str, dollar: bool) -> Option<u64> {
+    if name.eq_ignore_ascii_case("pc") {
+        return Some(machine.pc());
+    }
+    let by_number = || {
+        name.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| name.parse::<usize>().ok())
+            .flatten()
+            .filter(|_| dollar)
+    };
+    let index = machine
+        .registers()
+        .iter()
+        .position(|r| !r.name.is_empty() && r.name.eq_ignore_ascii_case(name))
+        .or_else(|| {
+            machine
+                .register_aliases()
+                .iter()
+                .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+                .map(|&(_, index)| index)
+        })
+        .or_else(by_number)?;
+    machine.read_register(index)
 }

@@ -214,6 +214,11 @@ impl Machine for Lc3Machine {
         Some(value as u64)
     }
 
+    /// R6 is the stack pointer by convention (gdb shows it as `$sp`).
+    fn register_aliases(&self) -> &'static [(&'static str, usize)] {
+        &[("sp", 6)]
+    }
+
     fn write_register(&mut self, index: usize, value: u64) -> bool {
         let value = value as u16;
         match index {

@@ -415,6 +415,11 @@ impl Machine for MipsMachine {
         Some(value as u64)
     }
 
+    /// MARS accepts `$s8` for `$fp`.
+    fn register_aliases(&self) -> &'static [(&'static str, usize)] {
+        &[("s8", 30)]
+    }
+
     fn write_register(&mut self, index: usize, value: u64) -> bool {
         let v = value as u32;
         let c = &mut self.cpu;

@@ -166,6 +166,18 @@ impl GdbMachine for SrMachine {
         }
     }
 
+    /// The code word: SimpleRISC's code and data are separate memories at the same addresses,
+    /// and the default (a data word) would show whatever the program stored there.
+    fn format_encoding(&self, addr: u64, size: u64) -> String {
+        match (size, addr % 4) {
+            (4, 0) => self
+                .code_word(addr / 4)
+                .map(|w| format!("0x{w:08x}"))
+                .unwrap_or_else(|| " ".repeat(10)),
+            _ => String::new(),
+        }
+    }
+
     fn gdb_read_registers(&self, regs: &mut SrGdbRegs) {
         self.read_pose(regs);
     }

@@ -249,6 +249,11 @@ impl Machine for SrMachine {
         }
     }
 
+    /// The course names r14 and r15 sp and ra; both spellings appear in programs.
+    fn register_aliases(&self) -> &'static [(&'static str, usize)] {
+        &[("r14", 14), ("r15", 15)]
+    }
+
     fn write_register(&mut self, index: usize, value: u64) -> bool {
         match index {
             0..=15 => self.cpu.regs[index] = value as u32,

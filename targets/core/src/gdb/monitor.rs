@@ -29,7 +29,8 @@ asmdbg monitor commands:
                                (then `maint flush register-cache`: gdb caches registers)
   monitor regs                 registers in the ISA's own notation
   monitor disas [ADDR [N]]     N instructions (default 8) from ADDR (default: the PC);
-                               ADDR is a native address (x3000, 0x00400000, 12) or a label
+                               ADDR is a native address (x3000, 0x00400000, 12), a label
+                               or a register ($pc, $ra, R7)
   monitor stats                instructions executed and the rate while running
   monitor profile              the machine: ISA, OS profile and options";
 
@@ -67,25 +68,38 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
     }
 }
 
+/// Values longer than this (LC-3's PSR with its flags spelled out) get a line of their own.
+const WIDE_REGISTER: usize = 20;
+
 fn regs<G: GdbMachine>(m: &G) -> String {
-    let per_line = m.registers_per_line();
+    let cells: Vec<(&str, String)> = m
+        .registers()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, reg)| Some((reg.name, m.format_register(reg, m.read_register(i)?))))
+        .collect();
+    // Columns as wide as the widest name and value, two spaces apart, so that no value runs
+    // into the next name whatever it holds (`x8000 (-32768)`, `-2147483648`).
+    let name_width = cells.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let value_width = cells
+        .iter()
+        .map(|(_, v)| v.len())
+        .filter(|&len| len <= WIDE_REGISTER)
+        .max()
+        .unwrap_or(0);
+    let per_line = m.registers_per_line().max(1);
     let mut out = String::new();
     let mut column = 0;
-    for (i, reg) in m.registers().iter().enumerate() {
-        let Some(v) = m.read_register(i) else {
-            continue;
-        };
-        let text = m.format_register(reg, v);
-        if text.len() > 14 {
-            // Wide values (LC-3's PSR) get a line of their own.
+    for (name, text) in &cells {
+        if text.len() > WIDE_REGISTER {
             if column > 0 {
                 out.push('\n');
             }
-            let _ = writeln!(out, "{:<5} {text}", reg.name);
+            let _ = writeln!(out, "{name:<name_width$} {text}");
             column = 0;
             continue;
         }
-        let _ = write!(out, "{:<5} {:<14}", reg.name, text);
+        let _ = write!(out, "{name:<name_width$} {text:<value_width$}  ");
         column += 1;
         if column == per_line {
             out.push('\n');
@@ -103,7 +117,7 @@ fn disas<G: GdbMachine>(m: &G, args: &[&str]) -> String {
     let start = match args.first() {
         Some(a) => match crate::machine::resolve_address(m, a) {
             Some(addr) => addr,
-            None => return format!("disas: '{a}' is neither an address nor a label"),
+            None => return format!("disas: '{a}' is neither an address, a label nor a register"),
         },
         None => m.pc(),
     };
