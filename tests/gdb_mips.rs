@@ -1,5 +1,5 @@
-//! gdb-multiarch against `asmdbg debug` on MIPS (MARS semantics, no delay slots; gdb's own
-//! MIPS registers, target description with osabi none so gdb steps with vCont;s).
+//! gdb-multiarch against `asmdbg debug` on MIPS (MARS semantics, no delay slots; gdb's
+//! standard MIPS register features, pc and ra code pointers, osabi none so gdb steps with vCont;s).
 
 mod support;
 
@@ -140,6 +140,40 @@ fn monitor_uses_mars_register_names() {
             "0x10008000",
             "sp",
             "0x7fffeffc",
+        ],
+    );
+}
+
+/// `main` calls `twice` with `jal`; pc and ra are described as code pointers, so gdb prints
+/// them as addresses with their symbols, not as decimal numbers.
+const CALL: &str = "\
+        .text
+main:   li $a0, 5
+        jal twice
+        li $v0, 10
+        syscall
+twice:  addu $v0, $a0, $a0
+        jr $ra
+";
+
+#[test]
+fn pc_and_ra_print_as_code_addresses() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("call.asm", CALL);
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb("p $pc\nstepi\nstepi\np $pc\np $ra\np $sp\np/x $ra\np $a0");
+    assert_in_order(
+        &out,
+        &[
+            "$1 = (void (*)()) 0x400000 <main>",
+            "$2 = (void (*)()) 0x400010 <twice>",
+            "$3 = (void (*)()) 0x400008 <main+8>",
+            "$4 = (void *) 0x7fffeffc",
+            "$5 = 0x400008",
+            "$6 = 5",
         ],
     );
 }

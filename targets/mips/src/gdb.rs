@@ -1,9 +1,12 @@
 //! How gdb sees the MIPS machine: gdbstub_arch's MIPS32 registers (gdb's own numbering:
 //! r0–r31, status, lo, hi, badvaddr, cause, pc, f0–f31, fcsr, fir — the same indexes as
-//! [`MipsMachine`]'s register list) and a target description that adds `<osabi>none</osabi>`:
-//! under Debian's default GNU/Linux OS ABI gdb single-steps by planting breakpoints at pc+8
-//! (delay-slot assumptions), while with osabi none it sends `vCont;s` and the stub executes
-//! exactly one MARS instruction (gdb-clients.md §1).
+//! [`MipsMachine`]'s register list) and a target description ([`target_xml`]) with gdb's
+//! standard MIPS features and `<osabi>none</osabi>`: under Debian's default GNU/Linux OS ABI
+//! gdb single-steps by planting breakpoints at pc+8 (delay-slot assumptions), while with osabi
+//! none it sends `vCont;s` and the stub executes exactly one MARS instruction
+//! (gdb-clients.md §1). The register features make pc and ra code pointers for `print`.
+
+use std::sync::OnceLock;
 
 use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::{Machine, RegisterInfo};
@@ -16,10 +19,47 @@ use crate::machine::{
     REG_STATUS,
 };
 
-pub const TARGET_XML: &str = r#"<?xml version="1.0"?>
-<!DOCTYPE target SYSTEM "gdb-target.dtd">
-<target version="1.0"><architecture>mips</architecture><osabi>none</osabi></target>
-"#;
+/// The target description: gdb's three standard MIPS features with every register 32 bits wide
+/// and numbered in the order of gdbstub_arch's `g` packet, plus `<osabi>none</osabi>`. Without
+/// register features gdb shows every register as an `int32_t`; described, pc is a code pointer
+/// (gdb prints `(void (*)()) 0x400128 <main+40>`) and so is ra, by its type here.
+pub fn target_xml() -> &'static str {
+    static XML: OnceLock<String> = OnceLock::new();
+    XML.get_or_init(|| {
+        let mut xml = String::from(concat!(
+            "<?xml version=\"1.0\"?>\n",
+            "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n",
+            "<target version=\"1.0\">\n",
+            "<architecture>mips</architecture>\n",
+            "<osabi>none</osabi>\n",
+            "<feature name=\"org.gnu.gdb.mips.cpu\">\n",
+        ));
+        let reg = |xml: &mut String, name: &str, regnum: usize, kind: &str| {
+            xml.push_str(&format!(
+                "  <reg name=\"{name}\" bitsize=\"32\" regnum=\"{regnum}\" type=\"{kind}\"/>\n"
+            ));
+        };
+        for n in 0..31 {
+            reg(&mut xml, &format!("r{n}"), n, "int");
+        }
+        reg(&mut xml, "r31", 31, "code_ptr");
+        reg(&mut xml, "lo", REG_LO, "int");
+        reg(&mut xml, "hi", REG_HI, "int");
+        reg(&mut xml, "pc", REG_PC, "code_ptr");
+        xml.push_str("</feature>\n<feature name=\"org.gnu.gdb.mips.cp0\">\n");
+        reg(&mut xml, "status", REG_STATUS, "int");
+        reg(&mut xml, "badvaddr", REG_BADVADDR, "data_ptr");
+        reg(&mut xml, "cause", REG_CAUSE, "int");
+        xml.push_str("</feature>\n<feature name=\"org.gnu.gdb.mips.fpu\">\n");
+        for n in 0..32 {
+            reg(&mut xml, &format!("f{n}"), REG_F0 + n, "ieee_single");
+        }
+        reg(&mut xml, "fcsr", REG_FCSR, "int");
+        reg(&mut xml, "fir", REG_FIR, "int");
+        xml.push_str("</feature>\n</target>\n");
+        xml
+    })
+}
 
 /// The machine's register index for a gdb register, when the machine has it.
 fn index_of(id: MipsRegId<u32>) -> Option<usize> {
@@ -42,7 +82,7 @@ impl GdbMachine for MipsMachine {
     type Arch = Mips;
 
     fn target_xml(&self) -> &'static str {
-        TARGET_XML
+        target_xml()
     }
 
     fn format_register(&self, _reg: &RegisterInfo, value: u64) -> String {
