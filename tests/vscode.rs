@@ -76,6 +76,45 @@ fn launch_configurations_use_existing_tasks_programs_and_readiness_line() {
     );
 }
 
+#[test]
+fn breakpoints_can_be_set_in_the_gutter_of_asm_files() {
+    // The C/C++ extension enables gutter breakpoints only for its own languages.
+    let settings = json(".vscode/settings.json");
+    assert_eq!(settings["debug.allowBreakpointsEverywhere"], true);
+}
+
+#[test]
+fn builds_started_from_vs_code_and_the_demo_show_cargos_progress() {
+    // A first build takes minutes; a silent one looks hung.
+    let tasks = json(".vscode/tasks.json");
+    for task in tasks["tasks"].as_array().expect("tasks") {
+        let args: Vec<&str> = task["args"]
+            .as_array()
+            .expect("args")
+            .iter()
+            .filter_map(|a| a.as_str())
+            .collect();
+        assert!(
+            !args.iter().any(|a| matches!(*a, "-q" | "--quiet")),
+            "{}: {args:?}",
+            task["label"]
+        );
+        assert_eq!(task["presentation"]["reveal"], "always", "{}", task["label"]);
+    }
+    let demo = std::fs::read_to_string(repo("scripts/demo")).expect("scripts/demo");
+    let builds: Vec<&str> = demo
+        .lines()
+        .filter(|l| l.trim_start().starts_with("cargo "))
+        .collect();
+    assert!(!builds.is_empty(), "scripts/demo builds asmdbg");
+    for line in builds {
+        assert!(
+            !line.contains("-q") && !line.contains("--quiet") && !line.contains("/dev/null"),
+            "scripts/demo silences cargo: {line}"
+        );
+    }
+}
+
 /// gdb-multiarch in MI mode, driven one command at a time like an IDE.
 struct Mi {
     child: Child,
