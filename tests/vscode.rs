@@ -99,7 +99,11 @@ fn builds_started_from_vs_code_and_the_demo_show_cargos_progress() {
             "{}: {args:?}",
             task["label"]
         );
-        assert_eq!(task["presentation"]["reveal"], "always", "{}", task["label"]);
+        assert_eq!(
+            task["presentation"]["reveal"], "always",
+            "{}",
+            task["label"]
+        );
     }
     let demo = std::fs::read_to_string(repo("scripts/demo")).expect("scripts/demo");
     let builds: Vec<&str> = demo

@@ -1,5 +1,5 @@
 	.ORIG x3000
-LOOP	BRnn LOOP	; error@6+4: invalid instruction (did you mean
+LOOP	BRnn LOOP	; error@6+4: unknown instruction 'BRnn' (did you mean 'BRN'?)
 	BRz #256	; error@6+4: cannot encode as 9-bit 2's complement number
 	BRp #-257	; error@6+5: cannot encode as 9-bit 2's complement number
 	BRz		; error@2+3: invalid usage of 'BRz' instruction

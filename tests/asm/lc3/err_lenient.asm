@@ -1,5 +1,5 @@
 	.ORIG x3000
-	ADDD R1, R2, R3		; error@2+4: invalid instruction (did you mean 'ADD'?)
+	ADDD R1, R2, R3		; error@2+4: unknown instruction 'ADDD' (did you mean 'ADD'?)
 	ADD R1, R2		; error@2+3: invalid usage of 'ADD' instruction
 	ADD R1, R2, LABEL	; error@2+3: invalid usage of 'ADD' instruction
 	LDR R1, R2, LABEL	; error: invalid usage of 'LDR' instruction
@@ -8,7 +8,10 @@
 	TRAP #-1		; error@7+3: cannot encode as 8-bit unsigned number
 	JSR #1024		; error@6+5: cannot encode as 11-bit 2's complement number
 	LD R0, #256		; error: cannot encode as 9-bit 2's complement number
-	.FOO 3			; error@2+4: invalid pseudo-op
+	.FOO 3			; error@2+4: unknown directive '.FOO' (expected .ORIG, .FILL, .BLKW, .STRINGZ or .END)
+	JRS R1			; error@2+3: unknown instruction 'JRS' (did you mean 'JSR'?)
+HLAT				; a lone word is a label, as in lc3tools
+DONE R1, #1		; error@6+2: expected an instruction or directive after the label 'DONE', found 'R1'
 	.FILL			; error@2+5: .fill requires 1 more operand(s)
 	.FILL R1		; error: operand should be numeric or a string
 	.BLKW 0			; error: operand to .blkw must be > 0

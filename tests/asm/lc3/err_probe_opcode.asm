@@ -1,3 +1,3 @@
 	.ORIG x3000
-	MUL R1, R1, R2	; error@6+2: illegal operand to a label ; error@10+2: illegal operand to a label ; error@14+2: illegal operand to a label
+	MUL R1, R1, R2	; error@2+3: unknown instruction 'MUL'
 	.END

@@ -1,4 +1,4 @@
 ; options: strict
 	.ORIG x3000
-	MUL R1, R1, R2	; error: illegal operands for missing opcode
+	MUL R1, R1, R2	; error@2+3: unknown instruction 'MUL'
 	.END

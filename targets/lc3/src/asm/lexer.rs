@@ -38,6 +38,15 @@ impl Token {
             _ => None,
         }
     }
+
+    /// The token as a message names what it found: `'R1'`, `the number 5`, `a string`.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            TokenKind::Word(w) => format!("'{w}'"),
+            TokenKind::Num(n) => format!("the number {n}"),
+            TokenKind::Str { .. } => "a string".to_string(),
+        }
+    }
 }
 
 fn is_separator(c: char) -> bool {

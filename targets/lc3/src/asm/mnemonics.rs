@@ -166,6 +166,50 @@ pub(crate) fn nearest(word: &str, strict: bool) -> (usize, &'static str) {
         .unwrap_or((usize::MAX, ""))
 }
 
+/// Edit distance counting a swap of two neighbouring letters as one edit (`JRS` is one from
+/// `JSR`), case-insensitive: how far a typo is from what the user meant.
+fn typo_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_uppercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_uppercase()).collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The mnemonic `word` is probably a typo of, for `unknown instruction` messages: one edit
+/// away, or two for words of five letters or more; none when nothing is that close or the
+/// word is shorter than three letters.
+pub(crate) fn suggestion(word: &str, strict: bool) -> Option<&'static str> {
+    let limit = match word.chars().count() {
+        // One or two letters are a step from too many mnemonics to guess (`L` → `LD`?).
+        0..=2 => return None,
+        3 | 4 => 1,
+        _ => 2,
+    };
+    all_names(strict)
+        .map(|name| (typo_distance(word, name), name))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, name)| name)
+}
+
 /// `R0`..`R7` in any case.
 pub(crate) fn register(word: &str) -> Option<u16> {
     let mut chars = word.chars();
@@ -206,6 +250,13 @@ mod tests {
         assert_eq!(edit_distance("add", "ADD"), 0);
         assert_eq!(edit_distance("ADDD", "ADD"), 1);
         assert_eq!(nearest("MUL", false).0, 2);
+        assert_eq!(suggestion("JRS", false), Some("JSR"));
+        assert_eq!(suggestion("jrs", true), Some("JSR"));
+        assert_eq!(suggestion("ADDD", false), Some("ADD"));
+        assert_eq!(suggestion("HLAT", false), Some("HALT"));
+        assert_eq!(suggestion("FOO", false), None);
+        assert_eq!(suggestion("LOOP", false), None);
+        assert_eq!(suggestion("L", false), None);
         assert!(nearest("LOOP", false).0 >= 2);
     }
 

@@ -432,9 +432,7 @@ impl<'a> Assembler<'a> {
         };
         match second.word().and_then(|w| self.base_of(w)) {
             Some(Base::UnknownDirective) | None => {
-                let (col, end) = (second.col, st.end_col());
-                self.rep
-                    .error(line, col, end - col, "illegal operands for missing opcode");
+                self.operands_without_instruction(st);
                 false
             }
             Some(base) => {
@@ -770,9 +768,7 @@ impl<'a> Assembler<'a> {
         let line = st.line;
         let Some((tok, base)) = st.base else {
             if !self.strict {
-                for op in st.operand_tokens() {
-                    self.rep.error_at(line, op, "illegal operand to a label");
-                }
+                self.operands_without_instruction(st);
             }
             return Emit::Nothing;
         };
@@ -780,15 +776,21 @@ impl<'a> Assembler<'a> {
         match base {
             Base::Inst(m) => Emit::Inst(m),
             Base::Misspelt(name) => {
+                let word = t.word().unwrap_or(name);
                 self.rep.error_at(
                     line,
                     t,
-                    format!("invalid instruction (did you mean '{name}'?)"),
+                    format!("unknown instruction '{word}' (did you mean '{name}'?)"),
                 );
                 Emit::Invalid
             }
             Base::UnknownDirective => {
-                self.rep.error_at(line, t, "invalid pseudo-op");
+                let word = t.word().unwrap_or_default();
+                self.rep.error_at(
+                    line,
+                    t,
+                    format!("unknown directive '{word}' (expected .ORIG, .FILL, .BLKW, .STRINGZ or .END)"),
+                );
                 Emit::Invalid
             }
             Base::Directive(Directive::Fill) => self.fill(st, tok),
@@ -982,9 +984,43 @@ impl<'a> Assembler<'a> {
         let msg = if self.strict {
             format!("unknown label \"{name}\"")
         } else {
-            "could not find label".to_string()
+            format!("could not find label '{name}'")
         };
         self.rep.error_at(line, t, msg);
+    }
+
+    /// A line whose first word is no instruction or directive but is followed by operands
+    /// (lc3tools reads the word as a label and rejects each operand). An indented word or one
+    /// a typo away from a mnemonic was meant as an instruction (`JRS R1`); a word in the first
+    /// column was meant as a label, and the instruction after it is what is missing.
+    fn operands_without_instruction(&mut self, st: &Statement) {
+        let (Some(label), Some(first_operand)) = (st.label, st.operand_tokens().first()) else {
+            return;
+        };
+        let token = &st.tokens[label];
+        let Some(word) = token.word() else {
+            return;
+        };
+        let suggestion = mnemonics::suggestion(word, self.strict);
+        if token.col > 1 || suggestion.is_some() {
+            let hint = suggestion
+                .map(|name| format!(" (did you mean '{name}'?)"))
+                .unwrap_or_default();
+            self.rep.error_at(
+                st.line,
+                token,
+                format!("unknown instruction '{word}'{hint}"),
+            );
+        } else {
+            let found = first_operand.describe();
+            self.rep.error_at(
+                st.line,
+                first_operand,
+                format!(
+                    "expected an instruction or directive after the label '{word}', found {found}"
+                ),
+            );
+        }
     }
 
     fn fill_label(&mut self, st: &Statement, index: usize) -> u16 {
