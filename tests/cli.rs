@@ -656,3 +656,51 @@ fn debug_warns_when_listening_beyond_loopback_and_defaults_to_loopback() {
     );
     assert_eq!(lines.len(), 2, "no warning on loopback: {lines:?}");
 }
+
+#[test]
+fn files_that_are_not_assembly_say_so_instead_of_asking_for_an_isa() {
+    let dir = Scratch::new();
+    let readme = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let out = run_asmdbg(&["run", readme.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("README.md: not an assembly program (only ")
+            && err.contains(
+                "lines are instructions, directives or labels of lc3, mips, simplerisc; line "
+            ),
+        "{err}"
+    );
+    assert!(!err.contains("could be"), "{err}");
+
+    let empty = dir.write("empty.asm", "");
+    let out = run_asmdbg(&["run", empty.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("empty.asm: not an assembly program (the file is empty)"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // Control bytes make a file an LC-3 object file; a broken one says what is wrong with it.
+    let binary = dir.path().join("game.bin");
+    std::fs::write(&binary, [0x7fu8, 0, 1, 2, 0xff, b'\n', 0]).expect("write");
+    let out = run_asmdbg(&["run", binary.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("game.bin: object file has an odd length"),
+        "{err}"
+    );
+
+    // Assembly whose dialect cannot be told still asks for --isa.
+    let unknown = dir.write("plain.asm", "start:\n\tadd r1, r2, r3\n\tb start\n");
+    let out = run_asmdbg(&["run", unknown.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("cannot tell which ISA this file is written for; name it with --isa"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -140,6 +140,10 @@ pub enum DetectError {
     Unknown(Vec<Isa>),
     #[error("this file could be {}; name the one you mean with --isa", list(.0, " or "))]
     Ambiguous(Vec<Isa>),
+    /// Fewer than half of the lines are instructions, directives or labels of any dialect
+    /// (a README, a C file, a binary): naming an ISA would not help.
+    #[error("not an assembly program ({why})")]
+    NotAssembly { why: String },
 }
 
 fn list(isas: &[Isa], separator: &str) -> String {
@@ -157,6 +161,10 @@ pub struct Dialect {
     /// trimmed and not empty, with string and character literals emptied and the comments of
     /// every dialect cut off; `first` is its first word.
     pub marks: fn(line: &str, first: &str) -> bool,
+    /// Whether a lower-case word is one of this dialect's instructions or directives: a line
+    /// that starts with one (after an optional label) is a statement. Files without marks
+    /// whose lines are mostly not statements are not assembly programs at all.
+    pub operation: fn(word: &str) -> bool,
 }
 
 /// Guess the ISA of an assembly source from the marks each dialect cannot do without. A file
@@ -164,7 +172,10 @@ pub struct Dialect {
 /// listed in the order of `dialects`.
 pub fn detect(source: &str, dialects: &[Dialect]) -> Result<Isa, DetectError> {
     let mut found = vec![false; dialects.len()];
-    for raw in source.lines() {
+    let mut code_lines = 0usize;
+    let mut statements = 0usize;
+    let mut first_other: Option<(usize, &str)> = None;
+    for (number, raw) in source.lines().enumerate() {
         // Strip string and character literals (a `$` or `;` inside a string is text), then the
         // comment styles of all dialects, before looking for marks.
         let unquoted = strip_literals(raw);
@@ -182,6 +193,12 @@ pub fn detect(source: &str, dialects: &[Dialect]) -> Result<Isa, DetectError> {
         for (hit, dialect) in found.iter_mut().zip(dialects) {
             *hit |= (dialect.marks)(&lower, first);
         }
+        code_lines += 1;
+        if is_statement(&lower, dialects) {
+            statements += 1;
+        } else if first_other.is_none() {
+            first_other = Some((number + 1, raw.trim()));
+        }
     }
     let found: Vec<Isa> = dialects
         .iter()
@@ -189,13 +206,90 @@ pub fn detect(source: &str, dialects: &[Dialect]) -> Result<Isa, DetectError> {
         .filter(|(_, hit)| *hit)
         .map(|(d, _)| d.isa)
         .collect();
+    if found.len() == 1 {
+        return Ok(found[0]);
+    }
+    let tried: Vec<Isa> = dialects.iter().map(|d| d.isa).collect();
+    if let Some(why) = not_assembly(source, code_lines, statements, first_other, &tried) {
+        return Err(DetectError::NotAssembly { why });
+    }
     match found.len() {
-        0 => Err(DetectError::Unknown(
-            dialects.iter().map(|d| d.isa).collect(),
-        )),
-        1 => Ok(found[0]),
+        0 => Err(DetectError::Unknown(tried)),
         _ => Err(DetectError::Ambiguous(found)),
     }
+}
+
+/// Whether a line (lower-case, comments cut) starts with an instruction or directive of some
+/// dialect, after an optional label (`name:`, or a bare first word as LC-3 writes labels), or
+/// is a label alone.
+fn is_statement(line: &str, dialects: &[Dialect]) -> bool {
+    let mut words = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let is_operation = |word: &str| dialects.iter().any(|d| (d.operation)(word));
+    let (label, rest) = match first.split_once(':') {
+        Some((label, rest)) => (label, rest),
+        None => (first, ""),
+    };
+    let is_name = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'))
+    };
+    if is_operation(first) {
+        return true;
+    }
+    if !is_name(label) {
+        return false;
+    }
+    match (rest.is_empty(), words.next()) {
+        // `name: op ...` written without a space after the colon.
+        (false, _) => is_operation(rest),
+        (true, Some(second)) => is_operation(second),
+        // A label alone on its line.
+        (true, None) => first.ends_with(':') || is_name(first),
+    }
+}
+
+/// Why `source` is not an assembly program, when fewer than half of its lines are statements;
+/// `None` when it may well be one.
+fn not_assembly(
+    source: &str,
+    code_lines: usize,
+    statements: usize,
+    first_other: Option<(usize, &str)>,
+    tried: &[Isa],
+) -> Option<String> {
+    if source.contains('\0') {
+        return Some("it is a binary file".to_string());
+    }
+    if code_lines == 0 {
+        return Some(if source.trim().is_empty() {
+            "the file is empty".to_string()
+        } else {
+            "it has only comments".to_string()
+        });
+    }
+    if statements * 2 >= code_lines {
+        return None;
+    }
+    let isas = list(tried, ", ");
+    let mut why = if statements == 0 {
+        format!("none of its {code_lines} lines is an instruction, directive or label of {isas}")
+    } else {
+        format!(
+            "only {statements} of its {code_lines} lines are instructions, directives or labels of {isas}"
+        )
+    };
+    if let Some((number, text)) = first_other {
+        let shown: String = text.chars().take(40).collect();
+        let more = if shown.len() < text.len() { "…" } else { "" };
+        why.push_str(&format!("; line {number}: `{shown}{more}`"));
+    }
+    Some(why)
 }
 
 /// The line without the contents of `"..."` and `'.'` literals (escapes honoured).
@@ -254,11 +348,13 @@ pub(crate) mod tests {
             isa: KW,
             comments: &["!"],
             marks: |line, _| line.contains("kw"),
+            operation: |word| matches!(word, "kw" | "nop" | ".data"),
         },
         Dialect {
             isa: OP,
             comments: &["%"],
             marks: |_, first| first == "op",
+            operation: |word| matches!(word, "op" | "nop"),
         },
     ];
 
@@ -276,8 +372,44 @@ pub(crate) mod tests {
             Err(DetectError::Ambiguous(vec![KW, OP]))
         );
         assert_eq!(
-            detect("nothing\n", &TOYS),
+            detect("nop\n", &TOYS),
             Err(DetectError::Unknown(vec![KW, OP]))
+        );
+    }
+
+    #[test]
+    fn files_that_are_mostly_not_statements_are_not_assembly() {
+        let why = |source: &str| match detect(source, &TOYS) {
+            Err(DetectError::NotAssembly { why }) => why,
+            other => panic!("{source:?}: {other:?}"),
+        };
+        // Prose that mentions both dialects' marks.
+        assert_eq!(
+            why("Use the kw word.\nop\nand more text here\nstill more text\nthe end\n"),
+            "only 1 of its 5 lines are instructions, directives or labels of kw, op; line 1: `Use the kw word.`"
+        );
+        assert_eq!(
+            why("hello world\n"),
+            "none of its 1 lines is an instruction, directive or label of kw, op; line 1: `hello world`"
+        );
+        assert_eq!(why(""), "the file is empty");
+        assert_eq!(why("! a comment\n% another\n"), "it has only comments");
+        assert_eq!(why("nop\0\x01\n"), "it is a binary file");
+        let long = format!("{} text", "x".repeat(100));
+        assert!(why(&long).ends_with(&format!("line 1: `{}…`", "x".repeat(40))));
+        // Labels, labels before operations and `name:op` count as statements.
+        assert_eq!(
+            detect("start: nop\nloop:\nagain nop\nend:nop\nop kw\n", &TOYS),
+            Err(DetectError::Ambiguous(vec![KW, OP]))
+        );
+        assert_eq!(
+            detect("nothing\n", &TOYS),
+            Err(DetectError::Unknown(vec![KW, OP])),
+            "a lone word may be a label"
+        );
+        assert_eq!(
+            DetectError::NotAssembly { why: "x".into() }.to_string(),
+            "not an assembly program (x)"
         );
     }
 
@@ -289,7 +421,7 @@ pub(crate) mod tests {
             "this file could be kw or op; name the one you mean with --isa"
         );
         assert_eq!(
-            detect("", &TOYS).unwrap_err().to_string(),
+            detect("nothing\n", &TOYS).unwrap_err().to_string(),
             "cannot tell which ISA this file is written for; name it with --isa kw|op"
         );
     }

@@ -40,6 +40,7 @@ impl Backend for Lc3Backend {
             comments: &[";"],
             // Every LC-3 program has `.ORIG`.
             marks: |line, _| line.contains(".orig"),
+            operation: crate::asm::is_operation,
         }
     }
 

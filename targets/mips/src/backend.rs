@@ -49,6 +49,7 @@ impl Backend for MipsBackend {
                     || line.contains("syscall")
                     || line.contains('$')
             },
+            operation: crate::asm::is_operation,
         }
     }
 

@@ -27,6 +27,29 @@ pub struct AsmOptions {
 }
 
 /// Assembles `text` (named `path` in messages). On failure, every error found.
+/// Whether a lower-case `word` is a SimpleRISC instruction (ALU names with their `u`/`h`
+/// modifiers included) or directive: what ISA detection counts as a statement.
+pub fn is_operation(word: &str) -> bool {
+    let alu = |w: &str| ALU_NAMES.contains(&w);
+    alu(word)
+        || word.strip_suffix(['u', 'h']).is_some_and(alu)
+        || matches!(
+            word,
+            "nop"
+                | "ret"
+                | "hlt"
+                | "halt"
+                | "ld"
+                | "st"
+                | "beq"
+                | "bgt"
+                | "b"
+                | "call"
+                | ".print"
+                | ".encode"
+        )
+}
+
 pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Diagnostics> {
     let mut sources = SourceMap::new();
     let file = sources.add(SourceFile::new(path, text));

@@ -43,6 +43,7 @@ impl Backend for SimpleRiscBackend {
                     || line.contains("[sp]")
                     || has_bracket_mem(line)
             },
+            operation: crate::asm::is_operation,
         }
     }
 

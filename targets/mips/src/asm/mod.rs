@@ -49,6 +49,38 @@ pub mod layout {
 }
 
 /// Assembles one source file (and its `.include`s), reporting every error.
+/// Whether a lower-case `word` is a MARS basic instruction, pseudo-instruction or directive:
+/// what ISA detection counts as a statement.
+pub fn is_operation(word: &str) -> bool {
+    const DIRECTIVES: &[&str] = &[
+        ".text",
+        ".ktext",
+        ".data",
+        ".kdata",
+        ".byte",
+        ".half",
+        ".word",
+        ".float",
+        ".double",
+        ".ascii",
+        ".asciiz",
+        ".space",
+        ".align",
+        ".globl",
+        ".extern",
+        ".set",
+        ".eqv",
+        ".macro",
+        ".end_macro",
+        ".include",
+    ];
+    DIRECTIVES.contains(&word)
+        || basic::forms(word).next().is_some()
+        || PSEUDO_OPS
+            .iter()
+            .any(|(example, _)| example.split_whitespace().next() == Some(word))
+}
+
 pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
     let mut asm = Assembler::new(opts);
     let main = asm.sources.add(file.clone());
