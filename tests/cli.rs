@@ -67,6 +67,40 @@ fn waiting_for_input_with_none_left_exits_3_naming_the_pc() {
 }
 
 #[test]
+fn waiting_for_input_inside_the_os_names_the_programs_trap_line_in_every_profile() {
+    // GETC on line 4 waits in the OS; the student's line is what the message must name.
+    let dir = Scratch::new();
+    let prog = dir.write("hello.asm", HELLO_LC3);
+    let path = prog.to_str().expect("utf-8 path");
+    for (profile, os_pc) in [
+        ("patt", "x0251"),
+        ("lc3sim", "x0251"),
+        ("lc3tools", "x020B"),
+    ] {
+        let out = run_asmdbg(&["run", "--profile", profile, path], b"");
+        assert_eq!(out.status.code(), Some(3), "{profile}");
+        let err = text(&out.stderr);
+        let expected = format!(
+            "the program waits for input at PC {os_pc} (the OS's GETC, called at x3002, {path}:4) and none is left"
+        );
+        assert!(err.contains(&expected), "{profile}: {err}");
+    }
+    // A program polling the keyboard itself is named by its own line.
+    let poll = dir.write(
+        "poll.asm",
+        "        .ORIG x3000\nWAIT    LDI R0, KBSR\n        BRzp WAIT\n        HALT\nKBSR    .FILL xFE00\n        .END\n",
+    );
+    let out = run_asmdbg(&["run", poll.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("poll.asm:2)") || err.contains("poll.asm:3)"),
+        "{err}"
+    );
+    assert!(!err.contains("the OS's"), "{err}");
+}
+
+#[test]
 fn step_limit_exits_4() {
     let dir = Scratch::new();
     let prog = dir.write("spin.asm", "\t.ORIG x3000\nSPIN\tBRnzp SPIN\n\t.END\n");

@@ -110,6 +110,13 @@ pub trait Machine {
         ""
     }
 
+    /// When the PC is in system code the program called (the LC-3 OS's routine for a TRAP):
+    /// the address of the program's call, so that messages can name the program's line and
+    /// not only an address in code the student never wrote. `None` elsewhere.
+    fn system_call_site(&self) -> Option<u64> {
+        None
+    }
+
     /// The message `asmdbg run --max-steps LIMIT` prints when the limit stops the program, for a
     /// machine that copies its simulator's wording; `None` for asmdbg's own.
     fn step_limit_message(&self, _limit: u64) -> Option<String> {

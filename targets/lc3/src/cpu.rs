@@ -94,6 +94,10 @@ pub struct Cpu {
     cc: u16,
     pub saved_ssp: u16,
     pub saved_usp: u16,
+    /// Where the program's last TRAP is (`NO_TRAP` before the first): the OS routine running
+    /// now was entered from there, which messages about a wait inside the OS name. TRAPs the
+    /// 3rd-edition OS makes itself (IN calls PUTS, GETC and OUT in supervisor mode) leave it.
+    pub trap_site: u16,
     pub mem: Box<[u16; 0x10000]>,
     pub semantics: Semantics,
     pub console: Console,
@@ -144,6 +148,9 @@ fn cc_of(value: u16) -> u16 {
     }
 }
 
+/// [`Cpu::trap_site`] before the program's first TRAP.
+pub const NO_TRAP: u16 = 0xFFFF;
+
 impl Cpu {
     pub fn new(semantics: Semantics) -> Self {
         let mut cpu = Cpu {
@@ -153,6 +160,7 @@ impl Cpu {
             cc: 0x0002,
             saved_ssp: 0x3000,
             saved_usp: 0,
+            trap_site: NO_TRAP,
             mem: zeroed_memory(),
             semantics,
             console: Console::new(),
@@ -182,6 +190,7 @@ impl Cpu {
         self.cc = psr & PSR_CC;
         self.saved_ssp = saved_ssp;
         self.saved_usp = 0;
+        self.trap_site = NO_TRAP;
         self.kbsr_ie = false;
         self.dsr_ie = false;
         self.ddr = 0;
@@ -511,6 +520,9 @@ impl Cpu {
                 self.store::<WATCH>(addr, self.reg(sr))?;
             }
             Instruction::Trap { vector } => {
+                if self.is_user() || !self.semantics.trap_through_stack {
+                    self.trap_site = next.wrapping_sub(1);
+                }
                 if self.semantics.trap_through_stack {
                     self.enter_supervisor(u16::from(vector), None);
                 } else {
@@ -670,6 +682,7 @@ pub struct CpuState {
     pub psr: u16,
     pub saved_ssp: u16,
     pub saved_usp: u16,
+    pub trap_site: u16,
     pub mem: Box<[u16; 0x10000]>,
     pub console: Console,
     kbsr_ie: bool,
@@ -689,6 +702,7 @@ impl Cpu {
             psr: self.psr(),
             saved_ssp: self.saved_ssp,
             saved_usp: self.saved_usp,
+            trap_site: self.trap_site,
             mem: self.mem.clone(),
             console: self.console.clone(),
             kbsr_ie: self.kbsr_ie,
@@ -707,6 +721,7 @@ impl Cpu {
         self.pc = state.pc;
         self.saved_ssp = state.saved_ssp;
         self.saved_usp = state.saved_usp;
+        self.trap_site = state.trap_site;
         self.mem.copy_from_slice(&state.mem[..]);
         self.console.clone_from(&state.console);
         self.kbsr_ie = state.kbsr_ie;

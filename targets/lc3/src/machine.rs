@@ -10,7 +10,7 @@ use asmdbg_core::{
 };
 
 use crate::asm::{assemble, AsmOptions};
-use crate::cpu::{Cpu, CpuState};
+use crate::cpu::{Cpu, CpuState, NO_TRAP};
 use crate::decode::disassemble;
 use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
 use crate::program::Program;
@@ -301,6 +301,12 @@ impl Machine for Lc3Machine {
 
     fn describe(&self) -> String {
         format!("lc3, profile {}", self.profile.name)
+    }
+
+    fn system_call_site(&self) -> Option<u64> {
+        let in_program = self.program.debug.describe(self.pc()).is_some();
+        let site = self.cpu.trap_site;
+        (!in_program && site != NO_TRAP).then_some(u64::from(site))
     }
 }
 
