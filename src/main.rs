@@ -7,8 +7,10 @@ mod debug;
 mod load;
 mod pokes;
 mod run;
+mod terminal;
 
 use std::io::{self, Write};
+use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -103,6 +105,14 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
         }
         None => {
+            // Key by key, no echo, while the program runs (restored by the guard's drop, or by
+            // the signal handler and panic hook it installs).
+            let _keys = if machine.console_reads_keys() {
+                terminal::KeyMode::enter(io::stdin().as_fd())
+                    .context("cannot put the terminal into key-by-key mode")?
+            } else {
+                None
+            };
             let mut input = run::StreamInput::new(io::stdin());
             run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
         }

@@ -110,6 +110,13 @@ pub trait Machine {
         ""
     }
 
+    /// Whether the program reads its console key by key (LC-3's GETC, IN and keyboard
+    /// polling) rather than a line at a time (MARS's syscalls): `asmdbg run` then turns off the
+    /// terminal's line editing and echo, as the ISA's own simulators do.
+    fn console_reads_keys(&self) -> bool {
+        false
+    }
+
     /// When the PC is in system code the program called (the LC-3 OS's routine for a TRAP):
     /// the address of the program's call, so that messages can name the program's line and
     /// not only an address in code the student never wrote. `None` elsewhere.

@@ -303,6 +303,10 @@ impl Machine for Lc3Machine {
         format!("lc3, profile {}", self.profile.name)
     }
 
+    fn console_reads_keys(&self) -> bool {
+        true
+    }
+
     fn system_call_site(&self) -> Option<u64> {
         let in_program = self.program.debug.describe(self.pc()).is_some();
         let site = self.cpu.trap_site;
