@@ -68,13 +68,31 @@ impl<G: GdbMachine> Session<G> {
         }
     }
 
-    /// Waits for a connection while the console stays served; `None` when something else
-    /// happened first.
+    /// Waits for a connection while the console stays served (and, after gdb detached, the
+    /// machine runs on); `None` when something else happened first.
     async fn between_connections(&mut self, listener: &TcpListener) -> Option<Client> {
         self.send_output();
         let poll = self.core.poll(Instant::now());
         write_stderr(&poll);
+        if poll.run {
+            // A burst unless a debugger, the user or the terminal is waiting: the ready
+            // branch comes last in a biased select.
+            tokio::select! {
+                biased;
+                accepted = listener.accept() => match accepted {
+                    Ok(client) => return Some(client),
+                    Err(e) => log::warn!("accepting a gdb connection failed: {e}"),
+                },
+                input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
+                permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
+                _ = std::future::ready(()) => self.core.run_burst(Instant::now()),
+            }
+            tokio::task::yield_now().await;
+            return None;
+        }
+        let deadline = poll.deadline.unwrap_or_else(Instant::now);
         tokio::select! {
+            _ = tokio::time::sleep_until(deadline.into()), if poll.deadline.is_some() => {}
             accepted = listener.accept() => match accepted {
                 Ok(client) => return Some(client),
                 Err(e) => {

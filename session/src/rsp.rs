@@ -7,7 +7,10 @@
 //! (so Ctrl-C and incoming packets are seen within about a millisecond); console output is
 //! taken in bounded chunks with [`RspSession::take_output_chunk`], and a guest whose output is
 //! not taken pauses. A guest blocked on console input is still running for gdb and honours
-//! Ctrl-C. After a connection ends the machine keeps its state for the next one.
+//! Ctrl-C. After a connection ends the machine keeps its state for the next one: stopped, if
+//! the connection was lost or gdb killed the session; running on, if gdb detached (as
+//! gdbserver and QEMU let a detached program run), until the program ends or the next
+//! debugger attaches and finds it stopped where it got to.
 
 use std::time::Instant;
 
@@ -144,6 +147,10 @@ pub struct RspSession<G: GdbMachine> {
     parked_until: Option<Instant>,
     refusals: Refusals,
     burst: u64,
+    /// gdb detached: the machine runs with no debugger until it ends or one attaches.
+    free_running: bool,
+    /// asmdbg's own lines for its stderr (how a detached run ended), for the next poll.
+    notices: Vec<u8>,
 }
 
 impl<G: GdbMachine> RspSession<G> {
@@ -159,6 +166,8 @@ impl<G: GdbMachine> RspSession<G> {
             parked_until: None,
             refusals: Refusals::default(),
             burst: BURST,
+            free_running: false,
+            notices: Vec::new(),
         }
     }
 
@@ -181,8 +190,15 @@ impl<G: GdbMachine> RspSession<G> {
         self.attached.is_some()
     }
 
+    /// Whether the machine runs on after gdb detached, with no debugger attached.
+    pub fn free_running(&self) -> bool {
+        self.free_running
+    }
+
     /// A new connection is served (any previous one counts as lost).
     pub fn on_connect(&mut self, _now: Instant) {
+        // A detached run stops here: gdb finds the machine where it got to.
+        self.free_running = false;
         self.attached = None;
         self.end = None;
         self.parked_until = None;
@@ -284,6 +300,7 @@ impl<G: GdbMachine> RspSession<G> {
             diagnostics: self.target.machine.take_host_stderr(),
             ..Poll::default()
         };
+        poll.diagnostics.append(&mut self.notices);
         if let Some(mut attached) = self.attached.take() {
             poll.to_gdb = std::mem::take(&mut conn(&mut attached.sm).0);
             match settle(attached.sm, &mut self.target) {
@@ -304,6 +321,9 @@ impl<G: GdbMachine> RspSession<G> {
             self.attached = None;
             self.parked_until = None;
             self.target.resume = None;
+            if end == SessionEnd::Protocol(DisconnectReason::Disconnect) {
+                self.run_detached();
+            }
             poll.ended = Some(end);
         }
         poll.wants_input = self.wants_input();
@@ -316,7 +336,7 @@ impl<G: GdbMachine> RspSession<G> {
                 poll.deadline = Some(until);
             }
         }
-        if self.running() {
+        if self.running() || self.free_running {
             let console = self.target.machine.console();
             let starved = console.waiting() && console.pending_input() == 0;
             poll.output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
@@ -344,6 +364,9 @@ impl<G: GdbMachine> RspSession<G> {
     /// a stop to gdb. Does nothing unless the machine is running.
     pub fn run_burst(&mut self, _now: Instant) {
         let Some(Attached { sm, framer }) = self.attached.take() else {
+            if self.free_running {
+                self.run_burst_detached();
+            }
             return;
         };
         let GdbStubStateMachine::Running(g) = sm else {
@@ -379,6 +402,32 @@ impl<G: GdbMachine> RspSession<G> {
             None => g.into(),
         };
         self.attached = Some(Attached { sm, framer });
+    }
+
+    /// gdb detached: its breakpoints and watchpoints go (gdb removes its own first; any left
+    /// would stop a program nobody watches) and the machine runs on, unless it has ended.
+    fn run_detached(&mut self) {
+        self.target.machine.breakpoints().clear();
+        self.target.machine.watchpoints().clear();
+        self.free_running = true;
+    }
+
+    /// One burst with no debugger attached. The program's end stops the free run, with a note
+    /// on asmdbg's stderr; the machine then waits, ended, for the next debugger.
+    fn run_burst_detached(&mut self) {
+        let event = self.burst();
+        let ended = match event {
+            None | Some(StopEvent::NeedInput) => return,
+            Some(StopEvent::Halted) => "halted".to_string(),
+            Some(StopEvent::Exited(code)) => format!("exited with status {code}"),
+            Some(StopEvent::Fault(fault)) => format!("stopped: {}", fault.message),
+            // Nothing is set any more; should one be hit, the run goes on past it.
+            Some(_) => return,
+        };
+        self.free_running = false;
+        self.notices.extend_from_slice(
+            format!("asmdbg: the program {ended} while no debugger was attached\n").as_bytes(),
+        );
     }
 
     /// Runs up to one burst of instructions in slices, ending early when the guest has written

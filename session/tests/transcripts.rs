@@ -380,3 +380,63 @@ fn detach_ends_the_connection_with_its_reason() {
     );
     assert!(!gdb.session.attached());
 }
+
+#[test]
+fn after_detach_the_machine_runs_on_until_a_debugger_attaches() {
+    let mut gdb = Wire::connect(lc3(LC3_COUNTER));
+    assert_eq!(
+        gdb.request("Z0,6002,2"),
+        "OK",
+        "a breakpoint inside the loop"
+    );
+    gdb.send(rsp_packet("D").as_bytes());
+    assert_eq!(gdb.reply().as_deref(), Some("OK"));
+    assert!(gdb.session.free_running());
+    // No debugger: polls ask for bursts, and the count goes up past the breakpoint gdb left.
+    let poll = gdb.run(3);
+    assert!(poll.run, "still running");
+    let count = gdb.machine().peek_word(0x3004).expect("COUNT");
+    assert!(count > 100, "the program ran on: COUNT = {count}");
+    // A debugger attaches: the machine stops where it got to.
+    gdb.session.on_connect(Instant::now());
+    assert!(!gdb.session.free_running());
+    let poll = gdb.poll();
+    assert!(!poll.run, "stopped for the new debugger");
+    let after = gdb.machine().peek_word(0x3004).expect("COUNT");
+    gdb.session.run_burst(Instant::now());
+    assert_eq!(gdb.machine().peek_word(0x3004).expect("COUNT"), after);
+}
+
+#[test]
+fn a_detached_program_that_ends_stops_with_a_note_for_stderr() {
+    let mut gdb = Wire::connect(lc3(".ORIG x3000\nAND R0, R0, #0\nHALT\n.END\n"));
+    gdb.send(rsp_packet("D").as_bytes());
+    let mut notes = Vec::new();
+    for _ in 0..5 {
+        let poll = gdb.poll();
+        notes.extend_from_slice(&poll.diagnostics);
+        if !poll.run {
+            break;
+        }
+        gdb.session.run_burst(Instant::now());
+    }
+    assert!(!gdb.session.free_running());
+    assert_eq!(
+        String::from_utf8_lossy(&notes),
+        "asmdbg: the program halted while no debugger was attached\n"
+    );
+}
+
+#[test]
+fn a_lost_connection_or_a_kill_leaves_the_machine_stopped() {
+    let mut gdb = Wire::connect(lc3(LC3_COUNTER));
+    gdb.session.on_connection_lost();
+    let poll = gdb.poll();
+    assert_eq!(poll.ended, Some(SessionEnd::ConnectionLost));
+    assert!(!poll.run && !gdb.session.free_running());
+
+    let mut gdb = Wire::connect(lc3(LC3_COUNTER));
+    gdb.send(rsp_packet("vKill;1").as_bytes());
+    let poll = gdb.run(2);
+    assert!(!poll.run && !gdb.session.free_running());
+}

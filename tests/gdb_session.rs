@@ -1,0 +1,118 @@
+//! What happens to the machine between debuggers: after gdb's `detach` (and gdb's quit, which
+//! detaches) the game runs on and stays playable, as under gdbserver and QEMU; a connection
+//! that drops without detaching leaves the machine halted for the next debugger; a debugger
+//! that attaches finds the machine stopped where it got to.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
+
+/// Echoes keys until a newline, then halts; `LOOP` spins so a detached run has somewhere to
+/// be when a debugger comes back.
+const ECHO: &str = "\
+        .ORIG x3000
+AGAIN   GETC
+        OUT
+        ADD R1, R0, #-10   ; stop after a newline
+        BRnp AGAIN
+        HALT
+        .END
+";
+
+fn wait_for_stderr(stub: &Stub, needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let text = stub.stderr();
+        if text.contains(needle) || Instant::now() > deadline {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn after_detach_the_game_runs_on_and_a_new_debugger_finds_it_where_it_got_to() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let stub = Stub::start(&prog, &[]);
+    let mut console = stub.open_console();
+    let out = stub.gdb("p/x $pc\ndetach");
+    assert!(out.contains("$1 = 0x6000"), "halted at the entry: {out}");
+    assert!(out.contains("[Inferior 1 (process 1) detached]"), "{out}");
+    // Nobody is attached: the program reads the keys and echoes them.
+    console.type_bytes(b"play");
+    let shown = console.wait_for("play", Duration::from_secs(10));
+    assert!(
+        shown.contains("play"),
+        "the detached game is playable: {shown:?}"
+    );
+    // A debugger attaching now stops it inside GETC's wait, in the OS.
+    let out = stub.gdb("p/x $pc\np $pc < 0x6000");
+    assert_in_order(&out, &["$1 = 0x", "$2 = 1"]);
+    // gdb's batch end detached again: the game still runs, to its end.
+    console.type_bytes(b"!\n");
+    let shown = console.wait_for("Halting", Duration::from_secs(10));
+    assert_in_order(&shown, &["play!\n", "Halting the processor"]);
+    let stderr = wait_for_stderr(&stub, "no debugger was attached");
+    assert!(
+        stderr.contains("asmdbg: the program halted while no debugger was attached"),
+        "{stderr}"
+    );
+    // The next debugger finds the ended program and can still look at it.
+    let out = stub.gdb("p $r1\ncontinue");
+    assert_in_order(&out, &["$1 = 0", "exited normally"]);
+}
+
+/// Sends one packet without acknowledgement mode negotiation and reads until its reply.
+fn exchange(stream: &mut TcpStream, payload: &str) -> String {
+    let sum = payload.bytes().fold(0u8, |s, b| s.wrapping_add(b));
+    stream
+        .write_all(format!("${payload}#{sum:02x}").as_bytes())
+        .expect("send");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout");
+    while Instant::now() < deadline {
+        if let Ok(n) = stream.read(&mut buf) {
+            seen.extend_from_slice(&buf[..n]);
+            if seen.iter().filter(|&&b| b == b'#').count() > 0 {
+                break;
+            }
+        }
+    }
+    String::from_utf8_lossy(&seen).into_owned()
+}
+
+#[test]
+fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let stub = Stub::start(&prog, &[]);
+    let mut console = stub.open_console();
+    let mut stream = TcpStream::connect(("127.0.0.1", stub.port)).expect("connect");
+    let reply = exchange(&mut stream, "?");
+    assert!(reply.contains("$S05") || reply.contains("$T05"), "{reply}");
+    drop(stream);
+    console.type_bytes(b"x\n");
+    // Had it run, the keys would be echoed and the program would have halted.
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(console.output(), "", "the machine stayed halted");
+    let out = stub.gdb("p/x $pc\ncontinue");
+    assert_in_order(&out, &["$1 = 0x6000", "exited normally"]);
+    let shown = console.wait_for("Halting", Duration::from_secs(10));
+    assert_in_order(&shown, &["x\n", "Halting the processor"]);
+}
