@@ -59,6 +59,7 @@ impl<G: GdbMachine> Session<G> {
                 },
             };
             log::info!("gdb connected from {peer}");
+            self.core.target_mut().set_peer(peer.ip().is_loopback());
             let end = self.connection(stream, &listener).await;
             self.send_output();
             log::info!("gdb session from {peer} ended: {end}");

@@ -161,16 +161,21 @@ fn exec_image(
         .elf
         .clone()
         .unwrap_or_else(|| args.machine.file.with_extension("elf"));
-    if let Err(e) = std::fs::write(&path, &bytes) {
-        eprintln!(
-            "warning: cannot write {} ({e}); gdb still gets the ELF over the connection",
-            path.display()
-        );
-    }
+    let on_disk = match std::fs::write(&path, &bytes) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!(
+                "warning: cannot write {} ({e}); gdb still gets the ELF over the connection",
+                path.display()
+            );
+            false
+        }
+    };
     let name = std::path::absolute(&path).unwrap_or(path);
     Some(asmdbg_core::gdb::ExecImage {
         name: name.display().to_string(),
         bytes,
+        on_disk,
     })
 }
 

@@ -116,3 +116,51 @@ fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
     let shown = console.wait_for("Halting", Duration::from_secs(10));
     assert_in_order(&shown, &["x\n", "Halting the processor"]);
 }
+
+#[test]
+fn gdb_on_this_host_reads_the_elf_from_disk_without_warnings_on_every_connection() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let elf = std::fs::canonicalize(prog.with_extension("elf").parent().expect("dir"))
+        .expect("canonical dir")
+        .join("echo.elf");
+    let stub = Stub::start(&prog, &[]);
+    // Two connections in one gdb: the second used to print "`target:…' has disappeared".
+    let port = stub.port;
+    let out = stub.gdb(&format!(
+        "info symbol 0x6000\ndetach\ntarget remote 127.0.0.1:{port}\ninfo symbol 0x6000"
+    ));
+    assert!(
+        out.contains(&format!("Reading symbols from {}...", elf.display())),
+        "{out}"
+    );
+    assert_in_order(&out, &["AGAIN in section .text", "AGAIN in section .text"]);
+    for noise in [
+        "from remote target",
+        "File transfers",
+        "has disappeared",
+        "warning",
+    ] {
+        assert!(!out.contains(noise), "{noise:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn an_elf_that_is_not_on_disk_as_served_comes_over_the_connection() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let stub = Stub::start(&prog, &[]);
+    // Someone rebuilt or removed the file since asmdbg wrote it.
+    std::fs::write(prog.with_extension("elf"), b"not the program").expect("overwrite");
+    let out = stub.gdb("info symbol 0x6000");
+    assert_in_order(
+        &out,
+        &["Reading symbols from target:", "AGAIN in section .text"],
+    );
+}

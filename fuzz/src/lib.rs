@@ -401,6 +401,7 @@ fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) -> usize {
     target.exec = Some(asmdbg_core::gdb::ExecImage {
         name: "fuzz.elf".to_string(),
         bytes: vec![0x7f, b'E', b'L', b'F', 1, 1, 1, 0],
+        on_disk: false,
     });
     let mut session =
         RspSession::new(target, Discipline::new(LineMode::Cooked, true)).with_burst(STUB_BURST);

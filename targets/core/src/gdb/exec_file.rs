@@ -1,5 +1,6 @@
 //! The executable's name gdb asks for (`qXfer:exec-file`), so that a bare `target remote`
-//! loads the program's ELF ("Reading symbols from target:...") through host I/O.
+//! loads the program's ELF: from disk for a debugger on this host, through host I/O for a
+//! remote one ([`super::ExecImage::name_for`]).
 
 use gdbstub::common::Pid;
 use gdbstub::target::ext::exec_file::ExecFile;
@@ -15,7 +16,11 @@ impl<G: GdbMachine> ExecFile for Debuggee<G> {
         length: usize,
         buf: &mut [u8],
     ) -> TargetResult<usize, Self> {
-        let name = self.exec.as_ref().map(|e| e.name.as_bytes()).unwrap_or(b"");
-        Ok(copy_range(name, offset, length, buf))
+        if self.exec_reply.is_empty() {
+            // No connection told us its peer (the in-memory tests): the absolute name.
+            let name = self.exec.as_ref().map(|e| e.name.as_bytes()).unwrap_or(b"");
+            return Ok(copy_range(name, offset, length, buf));
+        }
+        Ok(copy_range(self.exec_reply.as_bytes(), offset, length, buf))
     }
 }

@@ -113,9 +113,34 @@ pub enum ResumeMode {
 /// The ELF gdb can fetch through `qXfer:exec-file` and host I/O.
 #[derive(Debug, Clone)]
 pub struct ExecImage {
-    /// The name gdb is told (`target:NAME`).
+    /// The absolute name gdb is told (it reads `target:NAME` through host I/O).
     pub name: String,
     pub bytes: Vec<u8>,
+    /// The ELF was written to disk under `name`: a debugger on this host may read it there
+    /// (see [`ExecImage::name_for`]).
+    pub on_disk: bool,
+}
+
+/// How many `../` make a relative name that reaches `/` from any directory gdb may run in.
+const UP_TO_ROOT: usize = 64;
+
+impl ExecImage {
+    /// The name to report to a debugger. gdb opens an absolute name as `target:NAME` through
+    /// host I/O (warning "File transfers from remote targets can be slow", and on a second
+    /// `target remote` "`target:…' has disappeared"), but looks a relative name up in its own
+    /// working directory and opens it as a local file. So a debugger on this host (a loopback
+    /// connection), when the ELF on disk is the one served, is told `../../…/abs/path`: from
+    /// any directory the `..`s stop at `/`, and gdb reads the file it would have fetched, with
+    /// no warning. Remote debuggers, or a file changed since, get the absolute name.
+    pub fn name_for(&self, local_peer: bool) -> String {
+        let unchanged = || std::fs::read(&self.name).is_ok_and(|disk| disk == self.bytes);
+        match self.name.strip_prefix('/') {
+            Some(rest) if local_peer && self.on_disk && unchanged() => {
+                format!("{}{rest}", "../".repeat(UP_TO_ROOT))
+            }
+            _ => self.name.clone(),
+        }
+    }
 }
 
 /// Instructions executed while gdb let the machine run, for `monitor stats`.
@@ -131,6 +156,8 @@ pub struct Debuggee<G: GdbMachine> {
     /// Set by gdb's resume or step request; taken by the driver.
     pub resume: Option<ResumeMode>,
     pub exec: Option<ExecImage>,
+    /// What `qXfer:exec-file` answers on the current connection ([`Debuggee::set_peer`]).
+    exec_reply: String,
     pub stats: RunStats,
     /// Text for the guest's console (fault messages), taken by the driver.
     pub console_notes: Vec<u8>,
@@ -158,11 +185,22 @@ impl<G: GdbMachine> Debuggee<G> {
             machine,
             resume: None,
             exec: None,
+            exec_reply: String::new(),
             stats: RunStats::default(),
             console_notes: Vec::new(),
             pokes: Vec::new(),
             created: Instant::now(),
         }
+    }
+
+    /// A new debugger connected, from this host (`local`) or not: fixes the exec-file name
+    /// it is told for the whole connection.
+    pub fn set_peer(&mut self, local: bool) {
+        self.exec_reply = self
+            .exec
+            .as_ref()
+            .map(|exec| exec.name_for(local))
+            .unwrap_or_default();
     }
 
     pub fn uptime(&self) -> Duration {
@@ -300,6 +338,44 @@ mod tests {
         assert_eq!(copy_range(b"abc", u64::MAX, 2, &mut buf), 0);
         let mut small = [0u8; 1];
         assert_eq!(copy_range(b"abc", 0, 3, &mut small), 1);
+    }
+
+    #[test]
+    fn a_local_debugger_is_told_a_relative_name_that_reaches_the_file_from_anywhere() {
+        let path = std::env::temp_dir().join(format!("asmdbg-exec-{}.elf", std::process::id()));
+        std::fs::write(&path, b"\x7fELF image").expect("write");
+        let image = ExecImage {
+            name: path.display().to_string(),
+            bytes: b"\x7fELF image".to_vec(),
+            on_disk: true,
+        };
+        let local = image.name_for(true);
+        assert!(local.starts_with("../../"), "{local}");
+        // From the root and from a deep directory alike, the name is the file.
+        for cwd in ["/", "/usr/share/doc"] {
+            let reached = std::path::Path::new(cwd).join(&local);
+            assert_eq!(
+                std::fs::read(&reached).ok().as_deref(),
+                Some(&image.bytes[..])
+            );
+        }
+        assert_eq!(
+            image.name_for(false),
+            image.name,
+            "remote debuggers fetch it"
+        );
+        std::fs::write(&path, b"rebuilt").expect("overwrite");
+        assert_eq!(
+            image.name_for(true),
+            image.name,
+            "the disk no longer has it"
+        );
+        let _ = std::fs::remove_file(&path);
+        let unwritten = ExecImage {
+            on_disk: false,
+            ..image
+        };
+        assert_eq!(unwritten.name_for(true), unwritten.name);
     }
 
     #[test]
