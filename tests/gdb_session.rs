@@ -164,3 +164,35 @@ fn an_elf_that_is_not_on_disk_as_served_comes_over_the_connection() {
         &["Reading symbols from target:", "AGAIN in section .text"],
     );
 }
+
+#[test]
+fn plain_gdb_that_gives_up_on_the_registers_gets_the_fix_named_on_stderr() {
+    if !require_tool("gdb") || !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let stub = Stub::start(&prog, &[]);
+    // gdb-multiarch goes on after reading the registers: nothing is said.
+    let out = stub.gdb("p 1");
+    assert!(out.contains("$1 = 1"), "{out}");
+    // Plain gdb: LC-3's registers do not fill the x86-64 ones it expects, and it hangs up.
+    let out = std::process::Command::new("gdb")
+        .args(["-nx", "-batch", "-ex"])
+        .arg(format!("target remote 127.0.0.1:{}", stub.port))
+        .output()
+        .expect("run gdb");
+    let printed =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("Truncated register"), "{printed}");
+    let stderr = wait_for_stderr(&stub, "use gdb-multiarch");
+    assert!(
+        stderr.contains(
+            "it is a gdb without ARM support, which this lc3 machine needs: use gdb-multiarch"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("use gdb-multiarch").count(), 1, "{stderr}");
+    // (Plain gdb reads MIPS and SimpleRISC registers without an error, wrongly, and goes on:
+    // nothing on the wire tells it from gdb-multiarch, so the README names that symptom.)
+}

@@ -12,6 +12,7 @@
 //! Limits: one connection at a time (others are parked for a short handover or refused, see
 //! [`refusal`]); the only clock read inside is the busy time `monitor stats` reports.
 
+pub mod arch_check;
 pub mod discipline;
 pub mod framer;
 pub mod refusal;

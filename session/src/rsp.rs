@@ -21,6 +21,7 @@ use gdbstub::conn::Connection;
 use gdbstub::stub::state_machine::GdbStubStateMachine;
 use gdbstub::stub::{DisconnectReason, GdbStubBuilder, SingleThreadStopReason};
 
+use crate::arch_check::{self, ArchCheck};
 use crate::discipline::Discipline;
 use crate::framer::{rsp_packet, Frame, Framer, PACKET_SIZE};
 use crate::refusal::{Admission, Refusal, Refusals, HANDOVER_GRACE};
@@ -128,6 +129,7 @@ pub struct Poll {
 struct Attached<G: GdbMachine> {
     sm: Stub<G>,
     framer: Framer,
+    arch: ArchCheck,
 }
 
 /// One machine under gdb's control, with its console, served to one connection at a time.
@@ -215,6 +217,7 @@ impl<G: GdbMachine> RspSession<G> {
                 self.attached = Some(Attached {
                     sm,
                     framer: Framer::default(),
+                    arch: ArchCheck::default(),
                 })
             }
             Err(e) => self.end = Some(SessionEnd::StubError(e)),
@@ -224,18 +227,31 @@ impl<G: GdbMachine> RspSession<G> {
     /// Bytes from gdb, as they were read (a read may end one packet, carry a 0x03 and start
     /// the next).
     pub fn on_bytes(&mut self, bytes: &[u8], _now: Instant) {
-        let Some(Attached { sm, mut framer }) = self.attached.take() else {
+        let Some(Attached {
+            sm,
+            mut framer,
+            mut arch,
+        }) = self.attached.take()
+        else {
             return;
         };
-        match receive(sm, &mut self.target, &mut framer, bytes) {
-            Ok(sm) => self.attached = Some(Attached { sm, framer }),
+        let received = receive(sm, &mut self.target, &mut framer, &mut arch, bytes);
+        match received {
+            Ok(sm) => self.attached = Some(Attached { sm, framer, arch }),
             Err(e) => self.end = Some(SessionEnd::StubError(e)),
         }
     }
 
     /// The connection closed or cannot be written any more.
     pub fn on_connection_lost(&mut self) {
-        if self.attached.take().is_some() {
+        if let Some(attached) = self.attached.take() {
+            if attached.arch.hung_up_after_first_register_read() {
+                let xml = self.target.machine.target_xml();
+                let name = asmdbg_core::gdb::architecture(xml).unwrap_or("its");
+                let isa = self.target.machine.isa();
+                self.notices
+                    .extend_from_slice(arch_check::notice(name, isa.name()).as_bytes());
+            }
             self.end = Some(SessionEnd::ConnectionLost);
         }
     }
@@ -312,6 +328,7 @@ impl<G: GdbMachine> RspSession<G> {
                     self.attached = Some(Attached {
                         sm,
                         framer: attached.framer,
+                        arch: attached.arch,
                     });
                 }
                 Err(e) => self.end = Some(SessionEnd::StubError(e)),
@@ -363,14 +380,14 @@ impl<G: GdbMachine> RspSession<G> {
     /// Runs the machine for one burst (or one single step, if gdb asked for that), and reports
     /// a stop to gdb. Does nothing unless the machine is running.
     pub fn run_burst(&mut self, _now: Instant) {
-        let Some(Attached { sm, framer }) = self.attached.take() else {
+        let Some(Attached { sm, framer, arch }) = self.attached.take() else {
             if self.free_running {
                 self.run_burst_detached();
             }
             return;
         };
         let GdbStubStateMachine::Running(g) = sm else {
-            self.attached = Some(Attached { sm, framer });
+            self.attached = Some(Attached { sm, framer, arch });
             return;
         };
         let stepping = self.target.resume == Some(ResumeMode::Step);
@@ -401,7 +418,7 @@ impl<G: GdbMachine> RspSession<G> {
             }
             None => g.into(),
         };
-        self.attached = Some(Attached { sm, framer });
+        self.attached = Some(Attached { sm, framer, arch });
     }
 
     /// gdb detached: its breakpoints and watchpoints go (gdb removes its own first; any left
@@ -497,10 +514,12 @@ fn settle<G: GdbMachine>(sm: Stub<G>, target: &mut Debuggee<G>) -> Result<Stub<G
 /// Frames `bytes` and feeds the packets to gdbstub. A packet gdbstub cannot parse or serve
 /// ends its state machine; a fresh one takes over the same connection (acknowledgement mode
 /// and a pending resume replayed), and gdb gets an error reply instead of a closed socket.
+/// `arch` follows the packets for [`ArchCheck`].
 fn receive<G: GdbMachine>(
     mut sm: Stub<G>,
     target: &mut Debuggee<G>,
     framer: &mut Framer,
+    arch: &mut ArchCheck,
     bytes: &[u8],
 ) -> Result<Stub<G>, String> {
     let mut frames = Vec::new();
@@ -513,6 +532,9 @@ fn receive<G: GdbMachine>(
             }
             Frame::Feed(packet) => packet,
         };
+        if let Some(payload) = packet_payload(&packet) {
+            arch.on_packet(payload);
+        }
         let resume = target.resume;
         // Replies gdbstub wrote before it failed still go to gdb.
         let mut earlier = std::mem::take(&mut conn(&mut sm).0);
@@ -544,6 +566,13 @@ fn receive<G: GdbMachine>(
         };
     }
     Ok(sm)
+}
+
+/// The payload of a framed `$payload#xx` packet; `None` for an interrupt byte.
+fn packet_payload(packet: &[u8]) -> Option<&[u8]> {
+    packet
+        .strip_prefix(b"$")?
+        .get(..packet.len().checked_sub(4)?)
 }
 
 /// A new gdbstub state machine for a connection that is already set up: acknowledgements as

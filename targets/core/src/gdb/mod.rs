@@ -22,6 +22,8 @@ mod monitor;
 mod resume;
 mod target_xml;
 
+pub use target_xml::architecture;
+
 use std::time::{Duration, Instant};
 
 use gdbstub::arch::Arch;

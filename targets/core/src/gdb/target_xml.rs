@@ -5,6 +5,13 @@ use gdbstub::target::{TargetError, TargetResult};
 
 use super::{copy_range, Debuggee, GdbMachine, EINVAL};
 
+/// The gdb architecture a description names (`arm`, `mips`), for messages.
+pub fn architecture(xml: &str) -> Option<&str> {
+    let start = xml.find("<architecture>")? + "<architecture>".len();
+    let len = xml[start..].find("</architecture>")?;
+    Some(xml[start..start + len].trim())
+}
+
 impl<G: GdbMachine> TargetDescriptionXmlOverride for Debuggee<G> {
     fn target_description_xml(
         &self,
@@ -22,5 +29,15 @@ impl<G: GdbMachine> TargetDescriptionXmlOverride for Debuggee<G> {
             length,
             buf,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_architecture_is_read_from_the_description() {
+        let xml = "<target version=\"1.0\"><architecture> mips </architecture></target>";
+        assert_eq!(super::architecture(xml), Some("mips"));
+        assert_eq!(super::architecture("<target/>"), None);
     }
 }
