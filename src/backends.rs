@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn unknown_files_name_every_isa() {
         assert_eq!(
-            detect("nothing here\n").unwrap_err().to_string(),
+            detect("start:\n\tadd r1, r2, r3\n").unwrap_err().to_string(),
             "cannot tell which ISA this file is written for; name it with --isa lc3|mips|simplerisc"
         );
     }
@@ -329,10 +329,14 @@ mod tests {
         let err = detect(".orig x3000\n.text\n").unwrap_err();
         assert!(err.to_string().contains("--isa"), "{err}");
         assert!(err.to_string().contains("lc3 or mips"), "{err}");
-        assert!(detect("nothing here\n")
+        assert!(detect("start:\n\tadd r1, r2, r3\n")
             .unwrap_err()
             .to_string()
             .contains("--isa"));
+        assert!(detect("nothing here\n")
+            .unwrap_err()
+            .to_string()
+            .starts_with("not an assembly program"));
     }
 
     #[test]
