@@ -139,14 +139,17 @@ fn memory_reads_and_writes_are_exact() {
     }
     let (_dir, stub) = countdown();
     let out = stub
-        .gdb("x/4xh 0x6000\nset {short}0x6014 = 0x1234\nx/2xh 0x6014\nx/2xb 0x6014\nx/xh 0x20000");
+        .gdb("x/4xh 0x6000\nset {short}0x6014 = 0x1234\nx/2xh 0x6014\nx/2xb 0x6014\nx/xh 0x20000\nx/xh 0x20002");
     assert_in_order(
         &out,
         &[
             ":\t0x5260\t0x1263\t0x127f\t0x3205",
             ":\t0x1234\t0x0064",
             ":\t0x34\t0x12",
-            "Cannot access memory at address 0x20000",
+            // Just past memory, the read-only shadow of the saved USP (for unwinding out of
+            // routines entered through the supervisor stack), then nothing.
+            "0x20000:\t0x0000",
+            "Cannot access memory at address 0x20002",
         ],
     );
 }

@@ -153,6 +153,9 @@ pub struct RspSession<G: GdbMachine> {
     free_running: bool,
     /// asmdbg's own lines for its stderr (how a detached run ended), for the next poll.
     notices: Vec<u8>,
+    /// gdb's single step needs console input that has not come: it waits for input like a
+    /// running guest (until then, stepping again would only ask again).
+    step_waits: bool,
 }
 
 impl<G: GdbMachine> RspSession<G> {
@@ -170,6 +173,7 @@ impl<G: GdbMachine> RspSession<G> {
             burst: BURST,
             free_running: false,
             notices: Vec::new(),
+            step_waits: false,
         }
     }
 
@@ -273,6 +277,7 @@ impl<G: GdbMachine> RspSession<G> {
         self.add_to_backlog(&echo);
         // The one place typed bytes enter the machine.
         self.target.machine.queue_input(&guest);
+        self.step_waits = false;
     }
 
     /// The console's input ended (stdin closed).
@@ -356,6 +361,10 @@ impl<G: GdbMachine> RspSession<G> {
         if self.running() || self.free_running {
             let console = self.target.machine.console();
             let starved = console.waiting() && console.pending_input() == 0;
+            // A guest stopped (Ctrl-C) while it waited for a key still takes a `stepi`: the
+            // step runs the instruction (a poll of the keyboard reads "not ready").
+            let stepping = self.target.resume == Some(ResumeMode::Step) && !self.step_waits;
+            let starved = starved && !stepping;
             poll.output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
             // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
             let wake = self.target.machine.wake_time().filter(|&w| w > now);
@@ -405,8 +414,12 @@ impl<G: GdbMachine> RspSession<G> {
             .instructions_executed()
             .saturating_sub(before);
         self.target.stats.busy += started.elapsed();
+        if stepping && event == Some(StopEvent::NeedInput) {
+            self.step_waits = true;
+        }
         let sm = match self.target.stop_reason(event, stepping) {
             Some(reason) => {
+                self.step_waits = false;
                 self.target.resume = None;
                 match g.report_stop(&mut self.target, reason) {
                     Ok(sm) => sm,

@@ -2,7 +2,7 @@
 //! `asmdbg asm` writes `.obj` + `.sym` as lc3as does (or an ELF when asked for `.elf`), and the
 //! console passes keys one by one (the guest echoes what it wants echoed).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
@@ -13,6 +13,59 @@ use crate::machine::{is_object_file, load_machine, Lc3Machine};
 
 /// The LC-3 backend.
 pub struct Lc3Backend;
+
+/// The ELF of the program and of the OS of the machine's profile (see [`os_source_copy`]).
+fn machine_elf(machine: &Lc3Machine) -> Result<Vec<u8>, ElfError> {
+    let profile = machine.profile();
+    let Ok(image) = profile.os_image() else {
+        // The machine was built from this image: it assembled.
+        return crate::elf::elf_from_program(machine.program());
+    };
+    let path = os_source_copy(profile.name, image);
+    let source_path = path.display().to_string();
+    crate::elf::elf_with_os(
+        machine.program(),
+        crate::elf::OsPart {
+            image,
+            source_path: &source_path,
+            trap_through_stack: profile.semantics.trap_through_stack,
+        },
+    )
+}
+
+/// A copy of the profile's OS source for gdb to show when it steps into a trap routine: the
+/// source is built into asmdbg, and gdb lists lines only from files. It goes to the user's
+/// cache directory (`$XDG_CACHE_HOME` or `~/.cache`, else the temporary directory) as
+/// `asmdbg/lc3-os-PROFILE.asm`, rewritten only when it differs. If it cannot be written the
+/// ELF still names it: gdb then shows the routine's line numbers without their text.
+pub fn os_source_copy(profile: &str, image: &crate::os::OsImage) -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    let path = base.join("asmdbg").join(format!("lc3-os-{profile}.asm"));
+    let text = image
+        .debug
+        .sources
+        .files()
+        .first()
+        .map(|f| f.text.to_string())
+        .unwrap_or_default();
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, &text));
+        if let Err(e) = written {
+            log::warn!(
+                "cannot write the OS source for gdb to {}: {e}",
+                path.display()
+            );
+        }
+    }
+    path
+}
 
 /// LC-3's identity: `--isa lc3`, its notation, and the flags its programs accept.
 pub const ISA: Isa = Isa::new(&IsaInfo {
@@ -74,7 +127,7 @@ impl Backend for Lc3Backend {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| source.with_extension("obj"));
         if target.extension().is_some_and(|e| e == "elf") {
-            let bytes = crate::elf::elf_from_program(program)?;
+            let bytes = machine_elf(machine)?;
             return Ok(vec![Artifact {
                 path: elf_path(source, Some(&target)),
                 bytes,
@@ -98,7 +151,7 @@ impl Backend for Lc3Backend {
     }
 
     fn elf(&self, machine: &Lc3Machine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
-        crate::elf::elf_from_program(machine.program())
+        machine_elf(machine)
     }
 
     fn cooked_console(&self) -> bool {

@@ -586,8 +586,11 @@ impl Cpu {
     }
 
     /// Executes one instruction (taking a due interrupt first) without checking breakpoints.
+    /// A single KBSR poll reads "not ready": only a loop that keeps polling while it runs is
+    /// taken to wait for a key, so a debugger's `stepi` through a wait loop always steps.
     pub fn step(&mut self) -> Option<StopEvent> {
         self.sync_debug_sets();
+        self.empty_polls = 0;
         self.step_synced()
     }
 

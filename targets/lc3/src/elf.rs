@@ -22,6 +22,17 @@
 //!   (also listed inside every function, for VS Code's Locals), so `print LABEL` and
 //!   `watch LABEL` need no cast.
 //!
+//! - The OS the machine runs ([`elf_with_os`], what `asmdbg debug` writes): its code, labels and
+//!   lines (a second source file, the OS source copied where gdb can read it), every trap and
+//!   interrupt routine a function. A 2nd-edition TRAP enters its routine like a JSR (return
+//!   address in R7), so the routine's frame is an ordinary one. A 3rd-edition TRAP, and every
+//!   interrupt and exception, enters through the supervisor stack: the pushed PC is the return
+//!   address (followed as the routine moves R6), and the CFA is the caller's R6, which the
+//!   processor swapped into the saved USP; DWARF cannot name that register, so gdb reads it
+//!   through a shadow word just past LC-3 memory (gdb.rs). Then `next` steps over a TRAP,
+//!   `step` enters the routine's source, `finish` returns and `bt` shows the OS frame over the
+//!   program's, in all three profiles (tests/gdb_lc3_os.rs).
+//!
 //! Not found as functions: subroutines only reached through `JSRR` (their address loaded by
 //! `LEA`/`.FILL`); they stay plain labels inside the function before them.
 //!
@@ -34,7 +45,10 @@ use asmdbg_core::elf::{
 };
 use asmdbg_core::Flow;
 
+use asmdbg_core::{DebugInfo, SourceFile, SourceLoc};
+
 use crate::decode::{decode, Instruction};
+use crate::os::{OsImage, OS_ORIGIN};
 use crate::program::Program;
 
 /// gdb's address of LC-3 word address `addr`.
@@ -44,7 +58,56 @@ pub const fn gdb_addr(addr: u16) -> u64 {
 
 /// The ELF file (ELF32 LE, `EM_NONE`, DWARF) for an assembled program.
 pub fn elf_from_program(program: &Program) -> Result<Vec<u8>, ElfError> {
-    write_elf(&elf_image(program))
+    write_elf(&elf_image(program, None))
+}
+
+/// The OS image that runs under the program, as the ELF describes it: its code and vector
+/// tables, its labels, and its source lines in `source_path` (a copy of the OS source that
+/// gdb can read: see backend.rs).
+#[derive(Debug, Clone, Copy)]
+pub struct OsPart<'a> {
+    pub image: &'a OsImage,
+    pub source_path: &'a str,
+    /// 3rd-edition TRAP: trap routines are entered through the supervisor stack, as
+    /// interrupts are (2nd edition: through R7, as a JSR).
+    pub trap_through_stack: bool,
+}
+
+/// The ELF file for a program and the OS it runs on: `next` steps over a TRAP, `step` enters
+/// the trap routine's source, `finish` and `bt` come back out of it.
+pub fn elf_with_os(program: &Program, os: OsPart<'_>) -> Result<Vec<u8>, ElfError> {
+    write_elf(&elf_image(program, Some(os)))
+}
+
+/// The program's debug information with the OS's added: its source as one more file, its
+/// labels (a program label of the same name wins) and its lines and data items.
+fn with_os_debug(program: &DebugInfo, os: OsPart<'_>) -> DebugInfo {
+    let mut info = program.clone();
+    let text = os
+        .image
+        .debug
+        .sources
+        .files()
+        .first()
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    let file = info.sources.add(SourceFile::new(os.source_path, text));
+    for symbol in os.image.debug.symbols.iter() {
+        let _ = info.symbols.insert(symbol.clone());
+    }
+    for (addr, loc) in os.image.debug.lines.iter() {
+        info.lines.insert(
+            addr,
+            SourceLoc {
+                file,
+                line: loc.line,
+            },
+        );
+    }
+    for item in os.image.debug.data.iter() {
+        info.data.insert(*item);
+    }
+    info
 }
 
 /// gdb's ARM register numbers the LC-3 stub maps: sp = R6, lr = 2 × R7.
@@ -67,12 +130,24 @@ pub enum SavedR7 {
 pub struct Lc3Frame {
     off: i32,
     r7: SavedR7,
+    /// A routine entered through the supervisor stack (an interrupt or exception, or a
+    /// 3rd-edition TRAP): the processor pushed the PSR and the return PC there and swapped the
+    /// caller's R6 out into the saved USP; R7 is the caller's own register, not the return.
+    trap: bool,
 }
 
+/// Word address of the shadow word through which gdb reads the saved USP (gdb byte address
+/// 0x20000, just past LC-3 memory; see gdb.rs): unwinding out of a routine entered through the
+/// supervisor stack gives the caller's R6 from it.
+pub const SAVED_USP_SHADOW: u32 = 0x1_0000;
+
 /// LC-3's facts for core's ELF build: word addresses doubled, 2-byte little-endian words,
-/// R6 as the stack pointer and R7 as the link register.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Lc3Elf;
+/// R6 as the stack pointer and R7 as the link register; `trap_entries` are the gdb addresses
+/// of routines entered through the supervisor stack.
+#[derive(Debug, Clone, Default)]
+pub struct Lc3Elf {
+    trap_entries: Vec<u64>,
+}
 
 impl ElfIsa for Lc3Elf {
     type Instruction = Instruction;
@@ -113,7 +188,36 @@ impl ElfIsa for Lc3Elf {
         Lc3Frame {
             off: 0,
             r7: SavedR7::InR7,
+            trap: false,
         }
+    }
+
+    /// At a routine entered through the supervisor stack, R6 points at the pushed PC.
+    fn frame_at_start(&self, start: u64) -> Lc3Frame {
+        if self.trap_entries.binary_search(&start).is_ok() {
+            Lc3Frame {
+                off: 0,
+                r7: SavedR7::Stack(0),
+                trap: true,
+            }
+        } else {
+            self.entry_frame()
+        }
+    }
+
+    /// The CFA of a trap frame is the caller's R6: the saved USP (a user-mode caller's stack,
+    /// which is where programs run), read through the shadow word. So it stays put while the
+    /// routine pushes and pops, and it is never below the caller's own CFA, as gdb requires of
+    /// a caller; the caller's R6 is the CFA, gdb's default rule for the stack pointer.
+    fn start_rules(&self, frame: Lc3Frame) -> Vec<CfaOp> {
+        if !frame.trap {
+            return Vec::new();
+        }
+        vec![CfaOp::DefCfaLoad {
+            addr: i64::from(SAVED_USP_SHADOW),
+            addr_scale: 2,
+            size: 2,
+        }]
     }
 
     fn frame_after(&self, frame: Lc3Frame, insn: &Instruction, addr: u64) -> Lc3Frame {
@@ -121,6 +225,8 @@ impl ElfIsa for Lc3Elf {
         let word_addr = (addr / 2) as u16;
         match *insn {
             Instruction::AddImm { dr: 6, sr1: 6, imm } => st.off -= i32::from(imm),
+            // R7 is not where a trap frame's return address is.
+            _ if st.trap => {}
             Instruction::Str {
                 sr: 7,
                 base: 6,
@@ -138,7 +244,8 @@ impl ElfIsa for Lc3Elf {
     }
 
     fn cfa_change(&self, before: Lc3Frame, after: Lc3Frame) -> Option<CfaOp> {
-        (before.off != after.off).then_some(CfaOp::DefCfaOffset(after.off))
+        // A trap frame's CFA is fixed at its start (see start_rules).
+        (!after.trap && before.off != after.off).then_some(CfaOp::DefCfaOffset(after.off))
     }
 
     fn ra_change(&self, before: Lc3Frame, after: Lc3Frame) -> Option<CfaOp> {
@@ -152,6 +259,19 @@ impl ElfIsa for Lc3Elf {
             value_scale: 2,
             value_add: 0,
         };
+        if after.trap {
+            // The pushed PC is `off` words above the current R6.
+            return (!before.trap || before.off != after.off).then_some(
+                CfaOp::ValLoadFromRegister {
+                    reg: LR,
+                    base: SP,
+                    offset: i64::from(after.off),
+                    addr_scale: 2,
+                    size: 2,
+                    value_scale: 2,
+                },
+            );
+        }
         (before.r7 != after.r7).then(|| match after.r7 {
             SavedR7::InR7 => CfaOp::Restore(LR),
             SavedR7::Stack(k) => load(true, i64::from(k)),
@@ -160,18 +280,46 @@ impl ElfIsa for Lc3Elf {
     }
 }
 
-/// The image [`elf_from_program`] writes.
-pub fn elf_image(program: &Program) -> ElfImage {
-    let data = &program.debug.data;
+/// The image [`elf_from_program`] and [`elf_with_os`] write.
+pub fn elf_image(program: &Program, os: Option<OsPart<'_>>) -> ElfImage {
+    let merged = os.map(|os| with_os_debug(&program.debug, os));
+    let info = merged.as_ref().unwrap_or(&program.debug);
+    let data = &info.data;
+    let os_segments = os.map_or(&[][..], |os| &os.image.segments[..]);
+    // Trap routines and exception handlers are functions: gdb's `next` then steps over a
+    // TRAP as over a JSR, and `bt` inside one finds the program's frames (through R7 for a
+    // 2nd-edition TRAP, through the supervisor stack otherwise).
+    let targets_in = |table: std::ops::Range<u16>| -> Vec<u64> {
+        os_segments
+            .iter()
+            .filter(|seg| table.contains(&seg.origin))
+            .flat_map(|seg| seg.words.iter())
+            .filter(|&&w| w >= OS_ORIGIN)
+            .map(|&w| gdb_addr(w))
+            .collect()
+    };
+    let trap_routines = targets_in(0x0000..0x0100);
+    let interrupt_routines = targets_in(0x0100..OS_ORIGIN);
+    let mut trap_entries = interrupt_routines.clone();
+    if os.is_some_and(|os| os.trap_through_stack) {
+        trap_entries.extend(&trap_routines);
+    }
+    trap_entries.sort_unstable();
+    trap_entries.dedup();
+    let vector_targets: Vec<u64> = trap_routines
+        .into_iter()
+        .chain(interrupt_routines)
+        .collect();
     // Runs of words of one kind (code or data) within a segment.
     let mut runs: Vec<ImageRun> = Vec::new();
-    for seg in &program.segments {
+    for seg in os_segments.iter().chain(&program.segments) {
         let mut current: Option<ImageRun> = None;
         for (i, &value) in seg.words.iter().enumerate() {
             let Ok(addr) = u16::try_from(usize::from(seg.origin) + i) else {
                 break; // past the top of memory: the assembler reports it
             };
-            let exec = !data.is_data(u64::from(addr));
+            // The vector tables below the OS code are addresses, not instructions.
+            let exec = !data.is_data(u64::from(addr)) && (os.is_none() || addr >= OS_ORIGIN);
             match &mut current {
                 Some(run) if run.exec == exec => run.data.extend(value.to_le_bytes()),
                 _ => {
@@ -188,12 +336,12 @@ pub fn elf_image(program: &Program) -> ElfImage {
         runs.extend(current);
     }
     build_image(
-        &Lc3Elf,
+        &Lc3Elf { trap_entries },
         ImageFacts {
-            info: &program.debug,
+            info,
             runs,
             entry: program.entry().map_or(0, gdb_addr),
-            extra_function_starts: Vec::new(),
+            extra_function_starts: vector_targets,
         },
     )
 }

@@ -11,7 +11,7 @@ use asmdbg_core::gdb::arm_pose::{
     ArmPose, ArmPoseMachine, ArmPoseRegId, ArmPoseRegs, ArmPoseXml, LR, PC, SP,
 };
 use asmdbg_core::gdb::GdbMachine;
-use asmdbg_core::{Machine, RegisterInfo};
+use asmdbg_core::{Machine, MemError, RegisterInfo};
 
 use crate::machine::Lc3Machine;
 
@@ -136,6 +136,21 @@ impl GdbMachine for Lc3Machine {
 
     fn target_xml(&self) -> &'static str {
         TARGET_XML
+    }
+
+    /// LC-3 memory, and just past it (gdb address 0x20000) a read-only shadow of the saved
+    /// USP: the call-frame information of routines entered through the supervisor stack reads
+    /// the caller's R6 there (crate::elf::SAVED_USP_SHADOW), as a DWARF expression can read
+    /// memory but not a register gdb has no DWARF number for.
+    fn gdb_read_byte(&self, addr: u64) -> Result<u8, MemError> {
+        let shadow = 2 * u64::from(crate::elf::SAVED_USP_SHADOW);
+        if addr == shadow || addr == shadow + 1 {
+            let usp = self.cpu().saved_usp;
+            return Ok((usp >> (8 * (addr - shadow))) as u8);
+        }
+        let (native, byte) = self.gdb_to_native(addr);
+        let unit = self.debug_read(native)?;
+        Ok((unit >> (8 * byte)) as u8)
     }
 
     fn format_register(&self, reg: &RegisterInfo, value: u64) -> String {

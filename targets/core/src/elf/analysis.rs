@@ -144,7 +144,7 @@ pub fn frame_desc<I: ElfIsa>(
         };
         targets.into_iter().filter_map(index).collect()
     };
-    let entry = isa.entry_frame();
+    let entry = isa.frame_at_start(start);
     let states = propagate_states(
         n,
         entry,
@@ -154,8 +154,11 @@ pub fn frame_desc<I: ElfIsa>(
     let mut ops = Vec::new();
     if outermost {
         ops.push((start, CfaOp::Undefined(isa.frame_cie().ra_register)));
+    } else {
+        ops.extend(isa.start_rules(entry).into_iter().map(|op| (start, op)));
     }
-    let mut cur = entry;
+    // From the CIE's frame: a function entered otherwise gets its differences at its start.
+    let mut cur = isa.entry_frame();
     for (i, &st) in states.iter().enumerate() {
         ops.extend(isa.cfa_change(cur, st).map(|op| (addr(i), op)));
         if !outermost {

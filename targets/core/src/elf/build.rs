@@ -82,8 +82,19 @@ pub trait ElfIsa {
     }
     /// The CIE: alignments, the return address column, the rules at a function's entry.
     fn frame_cie(&self) -> FrameCie;
-    /// The frame at a function's entry.
+    /// The frame at a function's entry, as the CIE describes it (entered by a call).
     fn entry_frame(&self) -> Self::Frame;
+    /// The frame at the entry of the function that starts at `start`, when it is not entered
+    /// by a call (LC-3 interrupt and 3rd-edition trap routines, entered through the supervisor
+    /// stack): the rules that differ from the CIE's are emitted at its start.
+    fn frame_at_start(&self, _start: u64) -> Self::Frame {
+        self.entry_frame()
+    }
+    /// Rules for other registers at the start of a function entered in `frame` (LC-3: the
+    /// caller's stack pointer, saved by the processor where a call leaves it alone).
+    fn start_rules(&self, _frame: Self::Frame) -> Vec<CfaOp> {
+        Vec::new()
+    }
     /// The frame after `insn` at `addr`, given the one before.
     fn frame_after(&self, frame: Self::Frame, insn: &Self::Instruction, addr: u64) -> Self::Frame;
     /// The rule that moves the CFA from `before` to `after`, if it moved.

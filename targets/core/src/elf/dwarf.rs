@@ -111,6 +111,21 @@ pub enum CfaOp {
         value_scale: u8,
         value_add: u64,
     },
+    /// `DW_CFA_val_expression reg`: the caller's `reg` is `value_scale` × (the `size`-byte
+    /// word at gdb address `addr_scale` × (register `base` + `offset`)): a return address
+    /// kept on a stack other than the one the CFA is on (LC-3's supervisor stack).
+    ValLoadFromRegister {
+        reg: u16,
+        base: u16,
+        offset: i64,
+        addr_scale: u8,
+        size: u8,
+        value_scale: u8,
+    },
+    /// `DW_CFA_def_cfa_expression`: the CFA is the `size`-byte word at gdb address
+    /// `addr_scale` × `addr` (LC-3: the caller's stack pointer, which the processor saved
+    /// away when it switched stacks).
+    DefCfaLoad { addr: i64, addr_scale: u8, size: u8 },
 }
 
 /// The common part of all frame descriptions (one CIE).
@@ -216,6 +231,43 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
                 e.op(gimli::DW_OP_plus);
             }
             CallFrameInstruction::ValExpression(Register(reg), e)
+        }
+        CfaOp::ValLoadFromRegister {
+            reg,
+            base,
+            offset,
+            addr_scale,
+            size,
+            value_scale,
+        } => {
+            let mut e = Expression::new();
+            // The CFA pushed for a val_expression is not used.
+            e.op(gimli::DW_OP_drop);
+            e.op_breg(Register(base), offset);
+            if addr_scale != 1 {
+                e.op_constu(u64::from(addr_scale));
+                e.op(gimli::DW_OP_mul);
+            }
+            e.op_deref_size(size);
+            if value_scale != 1 {
+                e.op_constu(u64::from(value_scale));
+                e.op(gimli::DW_OP_mul);
+            }
+            CallFrameInstruction::ValExpression(Register(reg), e)
+        }
+        CfaOp::DefCfaLoad {
+            addr,
+            addr_scale,
+            size,
+        } => {
+            let mut e = Expression::new();
+            e.op_consts(addr);
+            if addr_scale != 1 {
+                e.op_constu(u64::from(addr_scale));
+                e.op(gimli::DW_OP_mul);
+            }
+            e.op_deref_size(size);
+            CallFrameInstruction::CfaExpression(e)
         }
     }
 }
