@@ -1,4 +1,4 @@
 ; options: strict
 	.ORIG x3000
-	.FILL 'A'	; error: illegal operands for .FILL
+	.FILL 'A'	; error: illegal operands for .FILL (expected .FILL number or label; found ''A'')
 	.END

@@ -1,5 +1,5 @@
 ; options: strict
 	.ORIG x3000
-	.STRINGZ bare	; error: illegal operands for .STRINGZ
-	.STRINGZ	; error: illegal operands for .STRINGZ
+	.STRINGZ bare	; error: illegal operands for .STRINGZ (expected .STRINGZ "string"; found 'bare')
+	.STRINGZ	; error: illegal operands for .STRINGZ (expected .STRINGZ "string"; found no operands)
 	.END

@@ -86,6 +86,17 @@ impl Directive {
         }
     }
 
+    /// What the directive takes, for messages.
+    fn operands(self) -> &'static str {
+        match self {
+            Directive::Orig => ".ORIG address",
+            Directive::Fill => ".FILL number or label",
+            Directive::Blkw => ".BLKW count",
+            Directive::Stringz => ".STRINGZ \"string\"",
+            Directive::End => ".END",
+        }
+    }
+
     fn holds_data(self) -> bool {
         self.data_directive().is_some()
     }
@@ -716,7 +727,39 @@ impl<'a> Assembler<'a> {
         false
     }
 
+    /// What a statement's operands are, as written: `found 'R1, #x'` or `found no operands`.
+    fn found_operands(&self, st: &Statement) -> String {
+        let Some(first) = st.operand_tokens().first() else {
+            return "found no operands".to_string();
+        };
+        // Strings start after their quote; show the quote too.
+        let col = match first.kind {
+            TokenKind::Str { .. } => first.col.saturating_sub(1),
+            _ => first.col,
+        };
+        let text: String = self
+            .file
+            .line(st.line)
+            .chars()
+            .skip(col.saturating_sub(1) as usize)
+            .take(st.end_col().saturating_sub(col) as usize)
+            .collect();
+        format!("found '{}'", text.trim())
+    }
+
+    /// lc3as' complaint, with what the instruction or directive takes and what was written.
     fn illegal_operands(&mut self, st: &Statement, name: &str) {
+        let expected = match st.base {
+            Some((_, Base::Inst(m))) => describe_forms(m),
+            Some((_, Base::Directive(d))) => d.operands().to_string(),
+            _ => String::new(),
+        };
+        let found = self.found_operands(st);
+        let detail = if expected.is_empty() {
+            format!(" ({found})")
+        } else {
+            format!(" (expected {expected}; {found})")
+        };
         let ops = st.operand_tokens();
         let (col, end) = match (ops.first(), st.base) {
             (Some(first), _) => (first.col, st.end_col()),
@@ -730,7 +773,7 @@ impl<'a> Assembler<'a> {
             st.line,
             col,
             end - col,
-            format!("illegal operands for {name}"),
+            format!("illegal operands for {name}{detail}"),
         );
     }
 
@@ -743,7 +786,8 @@ impl<'a> Assembler<'a> {
                 if self.strict {
                     self.illegal_operands(st, d.name());
                 } else {
-                    self.rep.error_at(st.line, t, "operand should be numeric");
+                    let msg = format!("operand should be numeric, found {}", t.describe());
+                    self.rep.error_at(st.line, t, msg);
                 }
                 None
             }
@@ -834,8 +878,11 @@ impl<'a> Assembler<'a> {
                 if self.strict {
                     self.illegal_operands(st, ".FILL");
                 } else {
-                    self.rep
-                        .error_at(line, t, "operand should be numeric or a string");
+                    let msg = format!(
+                        "operand should be numeric or a string, found register {}",
+                        t.describe()
+                    );
+                    self.rep.error_at(line, t, msg);
                 }
                 Emit::Invalid
             }
@@ -936,7 +983,8 @@ impl<'a> Assembler<'a> {
             // lc3tools takes a bare word as the string itself.
             TokenKind::Word(w) if mnemonics::register(w).is_none() => lexer::unescape_lc3tools(w),
             _ => {
-                self.rep.error_at(line, t, "operand should be a string");
+                let msg = format!("operand should be a string, found {}", t.describe());
+                self.rep.error_at(line, t, msg);
                 return Emit::Invalid;
             }
         };
@@ -1088,8 +1136,9 @@ impl<'a> Assembler<'a> {
                     st.line,
                     t,
                     format!(
-                        "invalid usage of '{written}' instruction (expected {})",
-                        describe_forms(m)
+                        "invalid usage of '{written}' instruction (expected {}; {})",
+                        describe_forms(m),
+                        self.found_operands(st)
                     ),
                 );
             }
