@@ -22,8 +22,8 @@
 //!   (also listed inside every function, for VS Code's Locals), so `print LABEL` and
 //!   `watch LABEL` need no cast.
 //!
-//! - The OS the machine runs ([`elf_with_os`], what `asmdbg debug` writes): its code, labels and
-//!   lines (a second source file, the OS source copied where gdb can read it), every trap and
+//! - The OS the machine runs ([`elf_with_os`], what `asmdbg debug` writes) as a second compile
+//!   unit: its code, labels and lines (the OS source copied where gdb can read it), every trap and
 //!   interrupt routine a function. A 2nd-edition TRAP enters its routine like a JSR (return
 //!   address in R7), so the routine's frame is an ordinary one. A 3rd-edition TRAP, and every
 //!   interrupt and exception, enters through the supervisor stack: the pushed PC is the return
@@ -82,6 +82,7 @@ pub fn elf_with_os(program: &Program, os: OsPart<'_>) -> Result<Vec<u8>, ElfErro
 /// The program's debug information with the OS's added: its source as one more file, its
 /// labels (a program label of the same name wins) and its lines and data items.
 fn with_os_debug(program: &DebugInfo, os: OsPart<'_>) -> DebugInfo {
+    // (The OS file is the last one: elf_image makes it a compile unit of its own.)
     let mut info = program.clone();
     let text = os
         .image
@@ -335,7 +336,8 @@ pub fn elf_image(program: &Program, os: Option<OsPart<'_>>) -> ElfImage {
         }
         runs.extend(current);
     }
-    build_image(
+    let os_file = merged.as_ref().map(|_| program.debug.sources.files().len());
+    let mut image = build_image(
         &Lc3Elf { trap_entries },
         ImageFacts {
             info,
@@ -343,5 +345,8 @@ pub fn elf_image(program: &Program, os: Option<OsPart<'_>>) -> ElfImage {
             entry: program.entry().map_or(0, gdb_addr),
             extra_function_starts: vector_targets,
         },
-    )
+    );
+    // The OS is a compile unit of its own: its functions, variables and lines.
+    image.debug.unit_starts.extend(os_file);
+    image
 }

@@ -79,7 +79,7 @@ BUF     .blkw 3 ; buffer
         .END
 ";
     let program = assemble_str("d.asm", text, &AsmOptions::default()).expect("assembles");
-    let image = elf_image(&program);
+    let image = elf_image(&program, None);
     let spans: Vec<(&str, u64, usize, bool)> = image
         .sections
         .iter()
@@ -150,7 +150,7 @@ fn sections_symbols_and_machine() {
 #[test]
 fn image_rows_cover_code_only_and_functions_are_call_targets() {
     let program = assemble_str("prog.asm", PROG, &AsmOptions::default()).unwrap();
-    let image = elf_image(&program);
+    let image = elf_image(&program, None);
     let rows: Vec<(u64, u32)> = image.debug.lines.iter().map(|r| (r.addr, r.line)).collect();
     assert_eq!(rows.first(), Some(&(0x6000, 3)));
     assert_eq!(rows.last(), Some(&(0x6016, 14)));
@@ -289,7 +289,7 @@ fn functions_are_subprograms_so_next_steps_over_jsr() {
     // gdb recognises "stepped into a subroutine" by find_pc_function, which needs DWARF
     // subprograms (measured: without them `next` over JSR in the entry function stops inside).
     let program = assemble_str("prog.asm", PROG, &AsmOptions::default()).unwrap();
-    let image = elf_image(&program);
+    let image = elf_image(&program, None);
     type Sub<'a> = (&'a str, u64, Vec<(u64, u64)>);
     let subs: Vec<Sub> = image
         .debug
@@ -326,7 +326,7 @@ fn gdb_puts_every_line_of_the_repository_programs_on_its_first_word() {
             continue;
         };
         seen += 1;
-        let image = elf_image(&program);
+        let image = elf_image(&program, None);
         let bytes = elf_from_program(&program).expect("writes");
         let mut first: Vec<(u32, u64)> = Vec::new();
         for row in &image.debug.lines {
@@ -422,4 +422,61 @@ fn the_file_comes_from_the_assemblers_facts_not_the_source_text() {
         elf_from_program(&blind).unwrap(),
         elf_from_program(&program).unwrap()
     );
+}
+
+/// The OS under a program, for each profile: vector tables as data, OS code, trap routines as
+/// functions in a compile unit of their own, and the frame rules of how each is entered.
+#[test]
+fn the_os_is_a_second_unit_with_trap_routines_as_functions() {
+    use asmdbg_core::elf::{CfaOp, ElfSymbolKind};
+    use asmdbg_lc3::elf::{elf_with_os, OsPart};
+    use asmdbg_lc3::os::profile;
+
+    let text = "        .ORIG x3000\nMAIN    GETC\n        HALT\n        .END\n";
+    let program = assemble_str("p.asm", text, &AsmOptions::default()).expect("assembles");
+    for (name, through_stack) in [("patt", false), ("lc3sim", false), ("lc3tools", true)] {
+        let image_of_os = profile(name)
+            .expect("profile")
+            .os_image()
+            .expect("OS assembles");
+        let os = OsPart {
+            image: image_of_os,
+            source_path: "/cache/lc3-os.asm",
+            trap_through_stack: through_stack,
+        };
+        let image = elf_image(&program, Some(os));
+        assert_eq!(image.debug.files, ["p.asm", "/cache/lc3-os.asm"], "{name}");
+        assert_eq!(
+            image.debug.unit_starts,
+            [1],
+            "{name}: the OS is a unit of its own"
+        );
+        let vectors = image
+            .sections
+            .iter()
+            .find(|s| s.addr == 0)
+            .expect("vector table");
+        assert!(!vectors.exec, "{name}: trap vectors are data");
+        let getc = image
+            .symbols
+            .iter()
+            .find(|s| s.name == "TRAP_GETC")
+            .expect("TRAP_GETC symbol");
+        assert_eq!(getc.kind, ElfSymbolKind::Func, "{name}");
+        assert!(image.debug.functions.iter().any(|f| f.name == "TRAP_GETC"));
+        assert!(image.debug.functions.iter().any(|f| f.name == "MAIN"));
+        let fde = image
+            .debug
+            .frames
+            .iter()
+            .find(|f| f.start == getc.addr)
+            .expect("TRAP_GETC has a frame description");
+        let enters_through_stack = fde
+            .ops
+            .iter()
+            .any(|(at, op)| *at == getc.addr && matches!(op, CfaOp::DefCfaLoad { .. }));
+        assert_eq!(enters_through_stack, through_stack, "{name}: {:?}", fde.ops);
+        // The whole file still writes.
+        assert!(elf_with_os(&program, os).is_ok(), "{name}");
+    }
 }

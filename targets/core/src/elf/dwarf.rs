@@ -1,12 +1,13 @@
 //! The DWARF sections gdb and VS Code read: `.debug_line` (version 3, a row where each source
-//! line's instructions start), a `.debug_info` compile unit with typed variables and
-//! subprograms (`.debug_ranges` for split ones), and `.debug_frame`, written with the `gimli`
-//! crate's writer.
+//! line's instructions start), `.debug_info` compile units with typed variables and
+//! subprograms (`.debug_ranges` for split ones) — one for the program, and one more per group of
+//! files [`ElfDebug::unit_starts`] names (LC-3's OS) — and `.debug_frame`, written with the
+//! `gimli` crate's writer.
 
 use gimli::write::{
-    Address, AttributeValue, CallFrameInstruction, CommonInformationEntry, DwarfUnit, EndianVec,
+    Address, AttributeValue, CallFrameInstruction, CommonInformationEntry, Dwarf, EndianVec,
     Expression, FrameDescriptionEntry, FrameTable, LineProgram, LineString, Range, RangeList,
-    Sections, UnitEntryId,
+    Sections, Unit, UnitEntryId,
 };
 use gimli::{Encoding, Format, LittleEndian, Register};
 
@@ -165,6 +166,10 @@ pub struct ElfDebug {
     /// Source file names (as given to the assembler); [`LineRow::file`] indexes this. The first
     /// one names the compile unit.
     pub files: Vec<String>,
+    /// Where further compile units begin in `files` (ascending): files from each index on, up
+    /// to the next, form a unit of their own, with the functions and variables their lines
+    /// span (LC-3: the OS under the program). Empty: one unit.
+    pub unit_starts: Vec<usize>,
     pub comp_dir: String,
     pub producer: String,
     /// Sorted by address; rows outside executable sections are ignored.
@@ -179,6 +184,35 @@ pub struct ElfDebug {
     /// `.debug_frame`, written when there is at least one FDE.
     pub frame_cie: Option<FrameCie>,
     pub frames: Vec<FrameDesc>,
+}
+
+impl ElfDebug {
+    /// The file index ranges of the compile units (see [`ElfDebug::unit_starts`]).
+    fn unit_file_groups(&self) -> Vec<std::ops::Range<usize>> {
+        let mut bounds: Vec<usize> = vec![0];
+        bounds.extend(
+            self.unit_starts
+                .iter()
+                .copied()
+                .filter(|&s| s > 0 && s < self.files.len()),
+        );
+        bounds.dedup();
+        bounds.push(self.files.len().max(1));
+        bounds.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+
+    /// The lowest and highest address with a line row of `files`.
+    fn line_span(&self, files: &std::ops::Range<usize>) -> Option<(u64, u64)> {
+        let mut rows = self
+            .lines
+            .iter()
+            .filter(|r| files.contains(&(r.file as usize)));
+        let first = rows.next()?.addr;
+        let (lo, hi) = rows.fold((first, first), |(lo, hi), r| {
+            (lo.min(r.addr), hi.max(r.addr))
+        });
+        Some((lo, hi))
+    }
 }
 
 /// Splits `dir/name` into the directory and file name for the line table.
@@ -280,219 +314,25 @@ pub(super) fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<
         version: 3,
         address_size: 4,
     };
-    let mut dwarf = DwarfUnit::new(encoding);
-    let cu_name = debug.files.first().cloned().unwrap_or_default();
-    let mut program = LineProgram::new(
-        encoding,
-        gimli::LineEncoding::default(),
-        LineString::String(debug.comp_dir.as_bytes().to_vec()),
-        LineString::String(cu_name.as_bytes().to_vec()),
-        None,
-    );
-    let mut file_ids = Vec::with_capacity(debug.files.len());
-    for name in &debug.files {
-        let (dir, base) = split_path(name);
-        let dir_id = if dir.is_empty() {
-            program.default_directory()
-        } else {
-            program.add_directory(LineString::String(dir.as_bytes().to_vec()))
-        };
-        file_ids.push(program.add_file(LineString::String(base.as_bytes().to_vec()), dir_id, None));
-    }
-
-    // One sequence per executable section.
-    let mut code_lo = u64::MAX;
-    let mut code_hi = 0;
-    for s in image
-        .sections
-        .iter()
-        .filter(|s| s.exec && !s.data.is_empty())
-    {
-        let end = s.addr + s.data.len() as u64;
-        code_lo = code_lo.min(s.addr);
-        code_hi = code_hi.max(end);
-        let rows: Vec<&LineRow> = debug
-            .lines
-            .iter()
-            .filter(|r| r.addr >= s.addr && r.addr < end)
-            .filter(|r| (r.file as usize) < file_ids.len())
-            .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        program.begin_sequence(Some(Address::Constant(s.addr)));
-        let mut last = None;
-        let mut last_loc = None;
-        for r in rows {
-            if last.is_some_and(|a| a >= r.addr) {
-                continue; // not ascending: keep the first row for an address
-            }
-            last = Some(r.addr);
-            // Consecutive words of one line (a pseudo-instruction, a macro call) share a row,
-            // as gas does for assembly: `info line` then shows the whole expansion.
-            if last_loc == Some((r.file, r.line)) {
-                continue;
-            }
-            last_loc = Some((r.file, r.line));
-            let row = program.row();
-            row.address_offset = r.addr - s.addr;
-            row.file = file_ids[r.file as usize];
-            row.line = u64::from(r.line);
-            program.generate_row();
-        }
-        program.end_sequence(end - s.addr);
-    }
-    dwarf.unit.line_program = program;
-
-    let root = dwarf.unit.root();
-    {
-        let cu = dwarf.unit.get_mut(root);
-        cu.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(cu_name.as_bytes().to_vec()),
-        );
-        cu.set(
-            gimli::DW_AT_comp_dir,
-            AttributeValue::String(debug.comp_dir.as_bytes().to_vec()),
-        );
-        cu.set(
-            gimli::DW_AT_producer,
-            AttributeValue::String(debug.producer.as_bytes().to_vec()),
-        );
-        cu.set(
-            gimli::DW_AT_language,
-            AttributeValue::Language(gimli::DwLang(DW_LANG_ASSEMBLER)),
-        );
-        if code_lo < code_hi {
-            cu.set(
-                gimli::DW_AT_low_pc,
-                AttributeValue::Address(Address::Constant(code_lo)),
-            );
-            cu.set(
-                gimli::DW_AT_high_pc,
-                AttributeValue::Address(Address::Constant(code_hi)),
-            );
-        }
-    }
-    let cu_base = if code_lo < code_hi { code_lo } else { 0 };
-
-    let mut type_ids: Vec<UnitEntryId> = Vec::new();
-    for t in &debug.types {
-        let id = dwarf.unit.add(root, gimli::DW_TAG_base_type);
-        let e = dwarf.unit.get_mut(id);
-        e.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(t.name.as_bytes().to_vec()),
-        );
-        e.set(gimli::DW_AT_byte_size, AttributeValue::Data1(t.size));
-        let ate = match t.encoding {
-            TypeEncoding::Signed => gimli::DW_ATE_signed,
-            TypeEncoding::Unsigned => gimli::DW_ATE_unsigned,
-            TypeEncoding::Char => gimli::DW_ATE_signed_char,
-            TypeEncoding::Float => gimli::DW_ATE_float,
-        };
-        e.set(gimli::DW_AT_encoding, AttributeValue::Encoding(ate));
-        type_ids.push(id);
-    }
-    let mut arrays: Vec<((usize, u32), UnitEntryId)> = Vec::new();
-    let mut var_dies: Vec<(&str, UnitEntryId, u64)> = Vec::new();
-    for v in &debug.variables {
-        let Some(&base) = type_ids.get(v.ty) else {
-            continue;
-        };
-        let ty = match v.count {
-            None => base,
-            Some(n) => match arrays.iter().find(|(k, _)| *k == (v.ty, n)) {
-                Some(&(_, id)) => id,
-                None => {
-                    let id = dwarf.unit.add(root, gimli::DW_TAG_array_type);
-                    dwarf
-                        .unit
-                        .get_mut(id)
-                        .set(gimli::DW_AT_type, AttributeValue::UnitRef(base));
-                    let sub = dwarf.unit.add(id, gimli::DW_TAG_subrange_type);
-                    dwarf.unit.get_mut(sub).set(
-                        gimli::DW_AT_upper_bound,
-                        AttributeValue::Udata(u64::from(n.max(1)) - 1),
-                    );
-                    arrays.push(((v.ty, n), id));
-                    id
-                }
-            },
-        };
-        let id = dwarf.unit.add(root, gimli::DW_TAG_variable);
-        let e = dwarf.unit.get_mut(id);
-        e.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(v.name.as_bytes().to_vec()),
-        );
-        e.set(gimli::DW_AT_type, AttributeValue::UnitRef(ty));
-        if v.global {
-            e.set(gimli::DW_AT_external, AttributeValue::Flag(true));
-        }
-        let mut expr = Expression::new();
-        expr.op_addr(Address::Constant(v.addr));
-        e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
-        var_dies.push((&v.name, ty, v.addr));
-    }
-    for f in &debug.functions {
-        let ranges = if f.ranges.len() > 1 {
-            let list = f
-                .ranges
+    let mut dwarf = Dwarf::new();
+    let units = debug.unit_file_groups();
+    let spans: Vec<Option<(u64, u64)>> = units.iter().map(|f| debug.line_span(f)).collect();
+    for (index, files) in units.iter().enumerate() {
+        // A function or variable belongs to the later unit whose lines span its address, and
+        // otherwise to the first.
+        let owner = |addr: u64| {
+            spans
                 .iter()
-                .map(|&(b, e)| {
-                    if b < cu_base {
-                        return Err(ElfError::BadRange {
-                            name: f.name.clone(),
-                        });
-                    }
-                    Ok(Range::OffsetPair {
-                        begin: b - cu_base,
-                        end: e - cu_base,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Some(dwarf.unit.ranges.add(RangeList(list)))
-        } else {
-            None
+                .enumerate()
+                .skip(1)
+                .find(|(_, span)| span.is_some_and(|(lo, hi)| addr >= lo && addr <= hi))
+                .map_or(0, |(i, _)| i)
         };
-        let id = dwarf.unit.add(root, gimli::DW_TAG_subprogram);
-        let e = dwarf.unit.get_mut(id);
-        e.set(
-            gimli::DW_AT_name,
-            AttributeValue::String(f.name.as_bytes().to_vec()),
-        );
-        if f.global {
-            e.set(gimli::DW_AT_external, AttributeValue::Flag(true));
-        }
-        e.set(
-            gimli::DW_AT_low_pc,
-            AttributeValue::Address(Address::Constant(f.entry)),
-        );
-        match ranges {
-            Some(list) => e.set(gimli::DW_AT_ranges, AttributeValue::RangeListRef(list)),
-            None => {
-                let end = f.ranges.first().map_or(f.entry, |r| r.1);
-                e.set(
-                    gimli::DW_AT_high_pc,
-                    AttributeValue::Address(Address::Constant(end)),
-                );
-            }
-        }
-        if debug.data_as_locals {
-            for &(name, ty, addr) in &var_dies {
-                let v = dwarf.unit.add(id, gimli::DW_TAG_variable);
-                let e = dwarf.unit.get_mut(v);
-                e.set(
-                    gimli::DW_AT_name,
-                    AttributeValue::String(name.as_bytes().to_vec()),
-                );
-                e.set(gimli::DW_AT_type, AttributeValue::UnitRef(ty));
-                let mut expr = Expression::new();
-                expr.op_addr(Address::Constant(addr));
-                e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
-            }
-        }
+        let unit_id = dwarf.units.add(Unit::new(encoding, LineProgram::none()));
+        let unit = dwarf.units.get_mut(unit_id);
+        write_unit(unit, image, encoding, files.clone(), |addr| {
+            owner(addr) == index
+        })?;
     }
 
     let mut sections = Sections::new(EndianVec::new(LittleEndian));
@@ -538,6 +378,231 @@ pub(super) fn dwarf_sections(image: &ElfImage) -> Result<Vec<(&'static str, Vec<
         Ok(())
     })?;
     Ok(out)
+}
+
+/// One compile unit: the files `files` of `image.debug` (the first names the unit), their line
+/// rows, and the types, variables and functions `owns` says are this unit's (by address).
+fn write_unit(
+    unit: &mut Unit,
+    image: &ElfImage,
+    encoding: Encoding,
+    files: std::ops::Range<usize>,
+    owns: impl Fn(u64) -> bool,
+) -> Result<(), ElfError> {
+    let debug = &image.debug;
+    let cu_name = debug.files.get(files.start).cloned().unwrap_or_default();
+    let mut program = LineProgram::new(
+        encoding,
+        gimli::LineEncoding::default(),
+        LineString::String(debug.comp_dir.as_bytes().to_vec()),
+        LineString::String(cu_name.as_bytes().to_vec()),
+        None,
+    );
+    let mut file_ids = Vec::with_capacity(files.len());
+    for name in debug.files.get(files.clone()).unwrap_or(&[]) {
+        let (dir, base) = split_path(name);
+        let dir_id = if dir.is_empty() {
+            program.default_directory()
+        } else {
+            program.add_directory(LineString::String(dir.as_bytes().to_vec()))
+        };
+        file_ids.push(program.add_file(LineString::String(base.as_bytes().to_vec()), dir_id, None));
+    }
+
+    // One sequence per executable section.
+    let mut code_lo = u64::MAX;
+    let mut code_hi = 0;
+    for s in image
+        .sections
+        .iter()
+        .filter(|s| s.exec && !s.data.is_empty())
+    {
+        let end = s.addr + s.data.len() as u64;
+        let rows: Vec<&LineRow> = debug
+            .lines
+            .iter()
+            .filter(|r| r.addr >= s.addr && r.addr < end)
+            .filter(|r| files.contains(&(r.file as usize)))
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        // The unit covers the sections that hold its lines.
+        code_lo = code_lo.min(s.addr);
+        code_hi = code_hi.max(end);
+        program.begin_sequence(Some(Address::Constant(s.addr)));
+        let mut last = None;
+        let mut last_loc = None;
+        for r in rows {
+            if last.is_some_and(|a| a >= r.addr) {
+                continue; // not ascending: keep the first row for an address
+            }
+            last = Some(r.addr);
+            // Consecutive words of one line (a pseudo-instruction, a macro call) share a row,
+            // as gas does for assembly: `info line` then shows the whole expansion.
+            if last_loc == Some((r.file, r.line)) {
+                continue;
+            }
+            last_loc = Some((r.file, r.line));
+            let row = program.row();
+            row.address_offset = r.addr - s.addr;
+            row.file = file_ids[r.file as usize - files.start];
+            row.line = u64::from(r.line);
+            program.generate_row();
+        }
+        program.end_sequence(end - s.addr);
+    }
+    unit.line_program = program;
+
+    let root = unit.root();
+    {
+        let cu = unit.get_mut(root);
+        cu.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(cu_name.as_bytes().to_vec()),
+        );
+        cu.set(
+            gimli::DW_AT_comp_dir,
+            AttributeValue::String(debug.comp_dir.as_bytes().to_vec()),
+        );
+        cu.set(
+            gimli::DW_AT_producer,
+            AttributeValue::String(debug.producer.as_bytes().to_vec()),
+        );
+        cu.set(
+            gimli::DW_AT_language,
+            AttributeValue::Language(gimli::DwLang(DW_LANG_ASSEMBLER)),
+        );
+        if code_lo < code_hi {
+            cu.set(
+                gimli::DW_AT_low_pc,
+                AttributeValue::Address(Address::Constant(code_lo)),
+            );
+            cu.set(
+                gimli::DW_AT_high_pc,
+                AttributeValue::Address(Address::Constant(code_hi)),
+            );
+        }
+    }
+    let cu_base = if code_lo < code_hi { code_lo } else { 0 };
+
+    let mut type_ids: Vec<UnitEntryId> = Vec::new();
+    for t in &debug.types {
+        let id = unit.add(root, gimli::DW_TAG_base_type);
+        let e = unit.get_mut(id);
+        e.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(t.name.as_bytes().to_vec()),
+        );
+        e.set(gimli::DW_AT_byte_size, AttributeValue::Data1(t.size));
+        let ate = match t.encoding {
+            TypeEncoding::Signed => gimli::DW_ATE_signed,
+            TypeEncoding::Unsigned => gimli::DW_ATE_unsigned,
+            TypeEncoding::Char => gimli::DW_ATE_signed_char,
+            TypeEncoding::Float => gimli::DW_ATE_float,
+        };
+        e.set(gimli::DW_AT_encoding, AttributeValue::Encoding(ate));
+        type_ids.push(id);
+    }
+    let mut arrays: Vec<((usize, u32), UnitEntryId)> = Vec::new();
+    let mut var_dies: Vec<(&str, UnitEntryId, u64)> = Vec::new();
+    for v in debug.variables.iter().filter(|v| owns(v.addr)) {
+        let Some(&base) = type_ids.get(v.ty) else {
+            continue;
+        };
+        let ty = match v.count {
+            None => base,
+            Some(n) => match arrays.iter().find(|(k, _)| *k == (v.ty, n)) {
+                Some(&(_, id)) => id,
+                None => {
+                    let id = unit.add(root, gimli::DW_TAG_array_type);
+                    unit.get_mut(id)
+                        .set(gimli::DW_AT_type, AttributeValue::UnitRef(base));
+                    let sub = unit.add(id, gimli::DW_TAG_subrange_type);
+                    unit.get_mut(sub).set(
+                        gimli::DW_AT_upper_bound,
+                        AttributeValue::Udata(u64::from(n.max(1)) - 1),
+                    );
+                    arrays.push(((v.ty, n), id));
+                    id
+                }
+            },
+        };
+        let id = unit.add(root, gimli::DW_TAG_variable);
+        let e = unit.get_mut(id);
+        e.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(v.name.as_bytes().to_vec()),
+        );
+        e.set(gimli::DW_AT_type, AttributeValue::UnitRef(ty));
+        if v.global {
+            e.set(gimli::DW_AT_external, AttributeValue::Flag(true));
+        }
+        let mut expr = Expression::new();
+        expr.op_addr(Address::Constant(v.addr));
+        e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
+        var_dies.push((&v.name, ty, v.addr));
+    }
+    for f in debug.functions.iter().filter(|f| owns(f.entry)) {
+        let ranges = if f.ranges.len() > 1 {
+            let list = f
+                .ranges
+                .iter()
+                .map(|&(b, e)| {
+                    if b < cu_base {
+                        return Err(ElfError::BadRange {
+                            name: f.name.clone(),
+                        });
+                    }
+                    Ok(Range::OffsetPair {
+                        begin: b - cu_base,
+                        end: e - cu_base,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Some(unit.ranges.add(RangeList(list)))
+        } else {
+            None
+        };
+        let id = unit.add(root, gimli::DW_TAG_subprogram);
+        let e = unit.get_mut(id);
+        e.set(
+            gimli::DW_AT_name,
+            AttributeValue::String(f.name.as_bytes().to_vec()),
+        );
+        if f.global {
+            e.set(gimli::DW_AT_external, AttributeValue::Flag(true));
+        }
+        e.set(
+            gimli::DW_AT_low_pc,
+            AttributeValue::Address(Address::Constant(f.entry)),
+        );
+        match ranges {
+            Some(list) => e.set(gimli::DW_AT_ranges, AttributeValue::RangeListRef(list)),
+            None => {
+                let end = f.ranges.first().map_or(f.entry, |r| r.1);
+                e.set(
+                    gimli::DW_AT_high_pc,
+                    AttributeValue::Address(Address::Constant(end)),
+                );
+            }
+        }
+        if debug.data_as_locals {
+            for &(name, ty, addr) in &var_dies {
+                let v = unit.add(id, gimli::DW_TAG_variable);
+                let e = unit.get_mut(v);
+                e.set(
+                    gimli::DW_AT_name,
+                    AttributeValue::String(name.as_bytes().to_vec()),
+                );
+                e.set(gimli::DW_AT_type, AttributeValue::UnitRef(ty));
+                let mut expr = Expression::new();
+                expr.op_addr(Address::Constant(addr));
+                e.set(gimli::DW_AT_location, AttributeValue::Exprloc(expr));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The DWARF parts every ISA fills the same way: the source files, the working directory, the
