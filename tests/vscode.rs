@@ -18,6 +18,16 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
+/// A task's command-line arguments.
+fn task_args(task: &serde_json::Value) -> Vec<&str> {
+    task["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .filter_map(|a| a.as_str())
+        .collect()
+}
+
 fn json(path: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(repo(path)).expect("read .vscode file");
     serde_json::from_str(&text).expect("valid JSON")
@@ -41,12 +51,7 @@ fn launch_configurations_use_existing_tasks_programs_and_readiness_line() {
             .as_str()
             .expect("endsPattern");
         assert!(ends.contains("gdb: listening on"), "{ends}");
-        let args: Vec<&str> = task["args"]
-            .as_array()
-            .expect("args")
-            .iter()
-            .filter_map(|a| a.as_str())
-            .collect();
+        let args = task_args(task);
         let program = args[args.iter().position(|a| *a == "debug").expect("debug") + 1];
         assert!(repo(program).exists(), "{program}");
         let elf_key = if config["type"] == "cppdbg" {
@@ -88,12 +93,7 @@ fn builds_started_from_vs_code_and_the_demo_show_cargos_progress() {
     // A first build takes minutes; a silent one looks hung.
     let tasks = json(".vscode/tasks.json");
     for task in tasks["tasks"].as_array().expect("tasks") {
-        let args: Vec<&str> = task["args"]
-            .as_array()
-            .expect("args")
-            .iter()
-            .filter_map(|a| a.as_str())
-            .collect();
+        let args = task_args(task);
         assert!(
             !args.iter().any(|a| matches!(*a, "-q" | "--quiet")),
             "{}: {args:?}",

@@ -224,6 +224,20 @@ fn split_path(path: &str) -> (&str, &str) {
     }
 }
 
+/// Replaces the address on the stack with `value_scale` × the `size`-byte word at gdb address
+/// `addr_scale` × address (LC-3's gdb view doubles word addresses, and code addresses in words).
+fn scaled_load(e: &mut Expression, addr_scale: u8, size: u8, value_scale: u8) {
+    if addr_scale != 1 {
+        e.op_constu(u64::from(addr_scale));
+        e.op(gimli::DW_OP_mul);
+    }
+    e.op_deref_size(size);
+    if value_scale != 1 {
+        e.op_constu(u64::from(value_scale));
+        e.op(gimli::DW_OP_mul);
+    }
+}
+
 fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
     match op {
         CfaOp::DefCfa(r, off) => CallFrameInstruction::Cfa(Register(r), off),
@@ -251,15 +265,7 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
                 e.op(gimli::DW_OP_drop);
                 e.op_consts(offset);
             }
-            if addr_scale != 1 {
-                e.op_constu(u64::from(addr_scale));
-                e.op(gimli::DW_OP_mul);
-            }
-            e.op_deref_size(size);
-            if value_scale != 1 {
-                e.op_constu(u64::from(value_scale));
-                e.op(gimli::DW_OP_mul);
-            }
+            scaled_load(&mut e, addr_scale, size, value_scale);
             if value_add != 0 {
                 e.op_constu(value_add);
                 e.op(gimli::DW_OP_plus);
@@ -278,15 +284,7 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
             // The CFA pushed for a val_expression is not used.
             e.op(gimli::DW_OP_drop);
             e.op_breg(Register(base), offset);
-            if addr_scale != 1 {
-                e.op_constu(u64::from(addr_scale));
-                e.op(gimli::DW_OP_mul);
-            }
-            e.op_deref_size(size);
-            if value_scale != 1 {
-                e.op_constu(u64::from(value_scale));
-                e.op(gimli::DW_OP_mul);
-            }
+            scaled_load(&mut e, addr_scale, size, value_scale);
             CallFrameInstruction::ValExpression(Register(reg), e)
         }
         CfaOp::DefCfaLoad {
@@ -296,11 +294,7 @@ fn cfa_insn(op: CfaOp) -> CallFrameInstruction {
         } => {
             let mut e = Expression::new();
             e.op_consts(addr);
-            if addr_scale != 1 {
-                e.op_constu(u64::from(addr_scale));
-                e.op(gimli::DW_OP_mul);
-            }
-            e.op_deref_size(size);
+            scaled_load(&mut e, addr_scale, size, 1);
             CallFrameInstruction::CfaExpression(e)
         }
     }
