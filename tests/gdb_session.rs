@@ -24,6 +24,14 @@ AGAIN   GETC
         .END
 ";
 
+/// `asmdbg debug` of [`ECHO`], halted at its entry: the scratch directory, the program, the stub.
+fn echo_stub() -> (Scratch, std::path::PathBuf, Stub) {
+    let dir = Scratch::new();
+    let prog = dir.write("echo.asm", ECHO);
+    let stub = Stub::start(&prog, &[]);
+    (dir, prog, stub)
+}
+
 fn wait_for_stderr(stub: &Stub, needle: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -40,9 +48,7 @@ fn after_detach_the_game_runs_on_and_a_new_debugger_finds_it_where_it_got_to() {
     if !require_tool("gdb-multiarch") {
         return;
     }
-    let dir = Scratch::new();
-    let prog = dir.write("echo.asm", ECHO);
-    let stub = Stub::start(&prog, &[]);
+    let (_dir, _prog, stub) = echo_stub();
     let mut console = stub.open_console();
     let out = stub.gdb("p/x $pc\ndetach");
     assert!(out.contains("$1 = 0x6000"), "halted at the entry: {out}");
@@ -99,9 +105,7 @@ fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
     if !require_tool("gdb-multiarch") {
         return;
     }
-    let dir = Scratch::new();
-    let prog = dir.write("echo.asm", ECHO);
-    let stub = Stub::start(&prog, &[]);
+    let (_dir, _prog, stub) = echo_stub();
     let mut console = stub.open_console();
     let mut stream = TcpStream::connect(("127.0.0.1", stub.port)).expect("connect");
     let reply = exchange(&mut stream, "?");
@@ -153,9 +157,7 @@ fn an_elf_that_is_not_on_disk_as_served_comes_over_the_connection() {
     if !require_tool("gdb-multiarch") {
         return;
     }
-    let dir = Scratch::new();
-    let prog = dir.write("echo.asm", ECHO);
-    let stub = Stub::start(&prog, &[]);
+    let (_dir, prog, stub) = echo_stub();
     // Someone rebuilt or removed the file since asmdbg wrote it.
     std::fs::write(prog.with_extension("elf"), b"not the program").expect("overwrite");
     let out = stub.gdb("info symbol 0x6000");
@@ -170,9 +172,7 @@ fn plain_gdb_that_gives_up_on_the_registers_gets_the_fix_named_on_stderr() {
     if !require_tool("gdb") || !require_tool("gdb-multiarch") {
         return;
     }
-    let dir = Scratch::new();
-    let prog = dir.write("echo.asm", ECHO);
-    let stub = Stub::start(&prog, &[]);
+    let (_dir, _prog, stub) = echo_stub();
     // gdb-multiarch goes on after reading the registers: nothing is said.
     let out = stub.gdb("p 1");
     assert!(out.contains("$1 = 1"), "{out}");
