@@ -59,6 +59,7 @@ fn image() -> ElfImage {
         ],
         debug: ElfDebug {
             files: vec!["dir/prog.s".into(), "inc.s".into()],
+            unit_starts: Vec::new(),
             comp_dir: "/work".into(),
             producer: "test producer".into(),
             lines: vec![
@@ -526,4 +527,71 @@ fn consecutive_words_of_one_line_share_a_row() {
         }
     }
     assert_eq!(got, [(0x40_0000, 3), (0x40_0008, 4), (0x40_000c, 3)]);
+}
+
+#[test]
+fn unit_starts_split_files_functions_and_lines_into_compile_units() {
+    // inc.s becomes a unit of its own, with a function and a variable where its lines are.
+    let mut image = image();
+    image.debug.unit_starts = vec![1];
+    image.debug.lines.push(LineRow {
+        addr: 0x40_0014,
+        file: 1,
+        line: 2,
+    });
+    let bytes = write_elf(&image).unwrap();
+    let owned = dwarf(&bytes);
+    let dw = owned.borrow(|s| R::new(s, gimli::LittleEndian));
+    let mut units = dw.units();
+    let mut seen = Vec::new();
+    while let Some(header) = units.next().unwrap() {
+        let unit = dw.unit(header).unwrap();
+        let mut entries = unit.entries();
+        let mut name = String::new();
+        let mut subprograms = Vec::new();
+        while let Some((_, e)) = entries.next_dfs().unwrap() {
+            let Some(value) = e.attr_value(gimli::DW_AT_name).unwrap() else {
+                continue;
+            };
+            let text = dw
+                .attr_string(&unit, value)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            match e.tag() {
+                gimli::DW_TAG_compile_unit => name = text,
+                gimli::DW_TAG_subprogram => subprograms.push(text),
+                _ => {}
+            }
+        }
+        let mut rows = unit.line_program.clone().unwrap().rows();
+        let mut lines = Vec::new();
+        while let Some((_, row)) = rows.next_row().unwrap() {
+            if !row.end_sequence() {
+                lines.push((row.address(), row.line().map_or(0, |l| l.get())));
+            }
+        }
+        seen.push((name, subprograms, lines));
+    }
+    assert_eq!(
+        seen,
+        [
+            (
+                "dir/prog.s".to_string(),
+                vec!["main".to_string()],
+                // 0x40_0008's first row went to inc.s's unit: here the next one counts.
+                vec![
+                    (0x40_0000, 3),
+                    (0x40_0004, 4),
+                    (0x40_0008, 99),
+                    (0x40_0010, 9)
+                ]
+            ),
+            (
+                "inc.s".to_string(),
+                vec!["helper".to_string()],
+                vec![(0x40_0008, 1), (0x40_0014, 2)]
+            ),
+        ]
+    );
 }
