@@ -107,7 +107,10 @@ fn strict_requires_commas_and_rejects_lenient_forms() {
     let e = strict(".ORIG x3000\nADD R1 R1 #1\nPUTC\nADD R1,R1,b1\n.END\n").unwrap_err();
     assert_eq!(
         messages(&e),
-        vec!["illegal operands for ADD", "illegal operands for ADD"],
+        vec![
+            "illegal operands for ADD (expected ADD reg, reg, reg or ADD reg, reg, imm5; found 'R1 R1 #1')",
+            "illegal operands for ADD (expected ADD reg, reg, reg or ADD reg, reg, imm5; found 'R1,R1,b1')",
+        ],
     );
     let p = strict(".ORIG x3000\nADD R1,R1,#16\nLDR R1,R2,#32\n.END\n").unwrap();
     assert_eq!(words(&p), vec![0x1270, 0x62A0]);
