@@ -162,6 +162,8 @@ where
         opts: &MachineOptions,
     ) -> anyhow::Result<ExitCode> {
         let machine = load_checked(self, file, opts).map_err(SetupError::from)?;
+        // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
+        eprint!("{}", machine.start_of_run_stderr());
         let elf = self.elf(&machine, opts);
         let line_mode = if self.cooked_console() {
             crate::console::LineMode::Cooked

@@ -34,6 +34,7 @@ pub struct AsmArgs {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
+    /// SimpleRISC: a line that does not assemble is an error even if it never runs.
     #[arg(long)]
     pub strict: bool,
     /// MIPS: the program runs with branch delay slots (changes pseudo-instruction expansion
@@ -61,7 +62,8 @@ pub struct MachineArgs {
     /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
     #[arg(long)]
     pub profile: Option<String>,
-    /// LC-3: assemble with lc3as's stricter rules.
+    /// LC-3: assemble with lc3as's stricter rules. SimpleRISC: lines that do not assemble
+    /// are errors even where they never run.
     #[arg(long)]
     pub strict: bool,
     /// MIPS: start at the global label main (MARS `sm`).

@@ -738,3 +738,26 @@ fn files_that_are_not_assembly_say_so_instead_of_asking_for_an_isa() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn simplerisc_dead_code_with_a_typo_runs_to_its_end_with_warnings() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "dead.asm",
+        ".main:\n\tmov r1, 7\n\tb .done\n\tbeq .exit4\n.done:\n\t.print r1\n",
+    );
+    let path = prog.to_str().expect("utf-8 path");
+    let out = run_asmdbg(&["run", path], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "r1 : 7\n");
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "{path}:4:6: warning: The label does not exist: no label `.exit4` is defined (the course interpreter reports this only if the line runs)"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_asmdbg(&["run", "--strict", path], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("error: The label does not exist"));
+}

@@ -74,3 +74,18 @@ fn lc3sim_illegal_instruction() {
         "Illegal instruction at x3000!",
     );
 }
+
+#[test]
+fn simplerisc_branch_to_a_missing_label_faults_when_it_runs() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    // It assembles with a warning (the course interpreter checks the label only then).
+    fault_session(
+        "nolabel.asm",
+        ".main:\n\tmov r1, 5\n\tb .exit4\n",
+        &["--isa", "simplerisc"],
+        "SIGILL",
+        "The label does not exist !!!",
+    );
+}

@@ -89,6 +89,7 @@ pub fn asm(data: &[u8]) {
         Isa::SimpleRisc => {
             let opts = asmdbg_simplerisc::AsmOptions {
                 no_mul: selector & 0x80 != 0,
+                strict: selector & 0x40 != 0,
             };
             let Ok(program) = asmdbg_simplerisc::assemble("fuzz.asm", &text, opts) else {
                 return;

@@ -40,7 +40,7 @@ impl Isa {
         match self {
             Isa::Lc3 => &["strict"],
             Isa::Mips => &["delay-slots"],
-            Isa::SimpleRisc => &["no-mul"],
+            Isa::SimpleRisc => &["no-mul", "strict"],
         }
     }
 
@@ -128,6 +128,7 @@ impl Isa {
                     text,
                     AsmOptions {
                         no_mul: has("no-mul"),
+                        strict: has("strict"),
                     },
                 )?;
                 let units = program
@@ -144,7 +145,7 @@ impl Isa {
                     })
                     .collect();
                 Ok(Image {
-                    warnings: Diagnostics::new(),
+                    warnings: program.warnings.clone(),
                     units,
                     byte_at: None,
                     obj: None,

@@ -12,19 +12,26 @@
 use std::collections::HashMap;
 
 use asmdbg_core::{
-    DebugInfo, Diagnostics, FileId, SourceFile, SourceLoc, SourceMap, Span, Symbol, SymbolKind,
-    SymbolTable,
+    DebugInfo, Diagnostics, FileId, Severity, SourceFile, SourceLoc, SourceMap, Span, Symbol,
+    SymbolKind, SymbolTable,
 };
 
 use crate::decode::{alu_ops, encode, Insn, Modifier, Op};
-use crate::program::{Program, Slot};
+use crate::program::{BranchCondition, Program, Slot};
 
 /// Assembler settings taken from the machine options.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AsmOptions {
     /// The course variant without hardware multiply/divide: mul, div and mod are errors.
     pub no_mul: bool,
+    /// `--strict`: a line that does not assemble is an error, wherever it is. By default it
+    /// is a warning and the line faults only if it runs, as in the course interpreter, which
+    /// checks a line (and looks up a branch's label) only when it executes it.
+    pub strict: bool,
 }
+
+/// What the warning for a line kept as [`Slot::Reject`] adds.
+const REPORTED_IF_RUN: &str = "the course interpreter reports this only if the line runs";
 
 /// Assembles `text` (named `path` in messages). On failure, every error found.
 /// Whether a lower-case `word` is a SimpleRISC instruction (ALU names with their `u`/`h`
@@ -64,8 +71,37 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
     let lines = asm.strip_comments(text);
     let stmts = asm.collect_statements(&lines);
     let mut slots = Vec::with_capacity(stmts.len());
+    let mut warnings = Diagnostics::new();
     for (index, stmt) in stmts.iter().enumerate() {
-        slots.push(asm.assemble_statement(index as u32, stmt));
+        let before = asm.diags.items.len();
+        let slot = asm.assemble_statement(index as u32, stmt);
+        if slot.is_some() || opts.strict || asm.diags.items.len() == before {
+            slots.push(slot);
+            continue;
+        }
+        // The statement's errors become warnings; the line faults if it runs.
+        let errors = asm.diags.items.split_off(before);
+        let unknown_label = errors
+            .iter()
+            .any(|d| d.message.starts_with("The label does not exist"));
+        // Only the label is wrong: the branch itself is sound.
+        let only_label = unknown_label && errors.len() == 1;
+        for mut d in errors {
+            d.severity = Severity::Warning;
+            d.message = format!("{} ({REPORTED_IF_RUN})", d.message);
+            warnings.push(d);
+        }
+        let message = if unknown_label {
+            "The label does not exist !!!".to_string()
+        } else {
+            format!("The instruction in line number {} is INVALID.", stmt.line)
+        };
+        let only_if = match stmt.mnemonic.text.to_ascii_lowercase().as_str() {
+            "beq" if only_label => Some(BranchCondition::Equal),
+            "bgt" if only_label => Some(BranchCondition::Greater),
+            _ => None,
+        };
+        slots.push(Some(Slot::Reject { message, only_if }));
     }
     if asm.diags.has_errors() {
         asm.diags.sort();
@@ -104,6 +140,7 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
         slots: slots.into_iter().flatten().collect(),
         entry,
         debug,
+        warnings,
     })
 }
 

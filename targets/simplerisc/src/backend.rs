@@ -18,7 +18,7 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
     title: "SimpleRISC",
     summary: "SimpleRISC",
     format_addr: |addr| format!("{addr}"),
-    flags: &[Flag::NoMul, Flag::MemSize],
+    flags: &[Flag::NoMul, Flag::MemSize, Flag::Strict],
 });
 
 /// The value the command line registers (src/backends.rs).
@@ -29,6 +29,10 @@ impl Backend for SimpleRiscBackend {
 
     fn isa(&self) -> Isa {
         ISA
+    }
+
+    fn warnings(&self, machine: &SrMachine) -> String {
+        machine.program().warnings.to_string()
     }
 
     fn dialect(&self) -> Dialect {

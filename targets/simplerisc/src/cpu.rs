@@ -26,7 +26,16 @@ pub enum Pseudo {
     Print(Vec<u8>),
     /// Print this line (already formatted `text: 0x%08x\n`).
     Encode(Vec<u8>),
+    /// A line that did not assemble: reaching it is a fault with the course interpreter's
+    /// message (it is an [`Op::Illegal`] whose `imm` is this entry's index + 1).
+    Reject(String),
 }
+
+/// The `rd` field of an [`Op::Illegal`] that stands for a [`crate::program::Slot::Reject`]:
+/// when it faults. A decoded illegal word has 0 (always).
+pub const REJECT_ALWAYS: u8 = 0;
+pub const REJECT_IF_EQUAL: u8 = 1;
+pub const REJECT_IF_GREATER: u8 = 2;
 
 /// Why the loop stopped, in a form cheap to return from the hot path.
 #[derive(Debug, Clone, Copy)]
@@ -302,10 +311,21 @@ impl Cpu {
                     ),
                 )
             }
-            Trap::Illegal => fault(
-                FaultKind::IllegalInstruction,
-                format!("Illegal instruction ({})", self.location()),
-            ),
+            Trap::Illegal => {
+                let rejected = self
+                    .code()
+                    .get(self.pc as usize)
+                    .and_then(|insn| insn.imm.checked_sub(1))
+                    .and_then(|i| match self.pseudo.get(i as usize) {
+                        Some(Pseudo::Reject(message)) => Some(message.clone()),
+                        _ => None,
+                    });
+                let text = rejected.unwrap_or_else(|| "Illegal instruction".to_string());
+                fault(
+                    FaultKind::IllegalInstruction,
+                    format!("{text} ({})", self.location()),
+                )
+            }
         }
     }
 }
@@ -461,7 +481,17 @@ impl Core<'_> {
             Op::Hlt => return Err(Trap::Hlt),
             Op::Print | Op::Encode => self.pseudo_op(i as usize),
             Op::Breakpoint => return Err(Trap::Breakpoint),
-            Op::Illegal => return Err(Trap::Illegal),
+            Op::Illegal => {
+                // A kept `beq`/`bgt` to an unknown label faults only when it would branch.
+                let taken = match insn.rd {
+                    REJECT_IF_EQUAL => self.flag_e,
+                    REJECT_IF_GREATER => self.flag_gt,
+                    _ => true,
+                };
+                if taken {
+                    return Err(Trap::Illegal);
+                }
+            }
         }
         self.pc = next;
         Ok(())
@@ -477,7 +507,8 @@ impl Core<'_> {
                 }
             }
             Some(Pseudo::Encode(line)) => self.console.write(line),
-            None => {}
+            // Reached only as an illegal instruction, which faults before this.
+            Some(Pseudo::Reject(_)) | None => {}
         }
     }
 }

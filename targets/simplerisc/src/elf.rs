@@ -140,6 +140,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
         .map(|s| match s {
             Slot::Word(w) => *w,
             Slot::Print(_) | Slot::Encode { .. } => NOP_WORD,
+            Slot::Reject { .. } => crate::program::REJECT_WORD,
         })
         .flat_map(u32::to_le_bytes)
         .collect();

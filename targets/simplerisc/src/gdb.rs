@@ -104,6 +104,7 @@ impl SrMachine {
         match self.program().slots.get(usize::try_from(index).ok()?)? {
             Slot::Word(w) => Some(*w),
             Slot::Print(_) | Slot::Encode { .. } => Some(NOP_WORD),
+            Slot::Reject { .. } => Some(crate::program::REJECT_WORD),
         }
     }
 }

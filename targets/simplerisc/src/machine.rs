@@ -13,9 +13,9 @@ use asmdbg_core::{
     RunOutcome, Snapshot, StopEvent,
 };
 
-use crate::cpu::{Cpu, Pseudo};
+use crate::cpu::{Cpu, Pseudo, REJECT_ALWAYS, REJECT_IF_EQUAL, REJECT_IF_GREATER};
 use crate::decode::{decode, Insn, Op, REG_NAMES};
-use crate::program::{Program, Slot};
+use crate::program::{BranchCondition, Program, Slot};
 
 /// Data memory of the ELL305 interpreter: `int Mem[1024]`.
 pub const DEFAULT_MEM_SIZE: u64 = 4096;
@@ -115,6 +115,20 @@ impl SrMachine {
                         ..Insn::bare(Op::Encode)
                     }
                 }
+                // An illegal instruction that knows its message (imm = pseudo index + 1; a
+                // decoded illegal word has 0).
+                Slot::Reject { message, only_if } => {
+                    pseudo.push(Pseudo::Reject(message.clone()));
+                    Insn {
+                        imm: pseudo.len() as u32,
+                        rd: match only_if {
+                            None => REJECT_ALWAYS,
+                            Some(BranchCondition::Equal) => REJECT_IF_EQUAL,
+                            Some(BranchCondition::Greater) => REJECT_IF_GREATER,
+                        },
+                        ..Insn::bare(Op::Illegal)
+                    }
+                }
             });
         }
         let source_name: Arc<str> = match program.debug.sources.files().first() {
@@ -203,6 +217,7 @@ impl Snapshot for SrMachine {
 pub fn load_machine(path: &str, text: &str, opts: &MachineOptions) -> Result<SrMachine, LoadError> {
     let asm_opts = crate::asm::AsmOptions {
         no_mul: opts.no_mul,
+        strict: opts.strict,
     };
     let program = crate::asm::assemble(path, text, asm_opts).map_err(LoadError::Assembly)?;
     SrMachine::new(program, opts)
@@ -327,8 +342,14 @@ impl Machine for SrMachine {
                 format!(".print {}", names.join(", "))
             }
             Slot::Encode { text, .. } => format!(".encode {text}"),
+            Slot::Reject { message, .. } => format!("(does not assemble: {message})"),
         };
         Some((text, 4))
+    }
+
+    /// Lines kept to fault if they run (see [`Slot::Reject`]): warned about before the run.
+    fn start_of_run_stderr(&self) -> String {
+        self.program.warnings.to_string()
     }
 
     fn describe(&self) -> String {

@@ -1,7 +1,7 @@
 //! An assembled SimpleRISC program: one slot per instruction (slot i at code address 4·i),
 //! where execution starts, and what the assembler knew (labels, the line of every slot).
 
-use asmdbg_core::DebugInfo;
+use asmdbg_core::{DebugInfo, Diagnostics};
 
 /// One instruction slot. `.print` and `.encode` take a slot like an instruction (the course
 /// interpreter counts them: in the encode probe `beq .main` at slot 28 encodes offset -28).
@@ -14,7 +14,28 @@ pub enum Slot {
     /// `.encode INSN`: the text as written and the word it encodes to. Prints
     /// `<text>: 0x%08x` when reached; does not execute the instruction.
     Encode { text: String, word: u32 },
+    /// A line that does not assemble (or branches to no label), kept because the course
+    /// interpreter checks a line only when it runs: reaching it is a fault with the
+    /// interpreter's `message`. Dead code with a typo runs to the end, as there.
+    Reject {
+        message: String,
+        /// A `beq`/`bgt` to an unknown label faults only when taken (the interpreter looks
+        /// the label up then); anything else whenever it runs.
+        only_if: Option<BranchCondition>,
+    },
 }
+
+/// The flag a conditional branch tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BranchCondition {
+    /// `beq`: flags.E.
+    Equal,
+    /// `bgt`: flags.GT.
+    Greater,
+}
+
+/// The word gdb and the ELF see for a [`Slot::Reject`]: no instruction encodes it.
+pub const REJECT_WORD: u32 = 0xffff_ffff;
 
 #[derive(Debug, Clone, Default)]
 pub struct Program {
@@ -23,6 +44,8 @@ pub struct Program {
     pub entry: u32,
     /// Labels (code byte addresses, as written, kind Code) and the source line of every slot.
     pub debug: DebugInfo,
+    /// What the assembler warns about (lines kept as [`Slot::Reject`]).
+    pub warnings: Diagnostics,
 }
 
 impl Program {
@@ -31,7 +54,7 @@ impl Program {
         Program {
             slots: words.iter().map(|&w| Slot::Word(w)).collect(),
             entry: 0,
-            debug: DebugInfo::default(),
+            ..Program::default()
         }
     }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use asmdbg_core::{MachineOptions, StopEvent};
+use asmdbg_core::{Machine, MachineOptions, StopEvent};
 use common::{errors, errors_with, load, load_with, reg, run, run_ok};
 
 #[test]
@@ -146,4 +146,100 @@ fn every_error_is_reported_not_just_the_first() {
         assert!(e.contains(&format!("t.asm:{line}:")), "line {line}:\n{e}");
     }
     assert!(e.contains("6 errors found"), "{e}");
+}
+
+/// The course interpreter checks a line only when it runs: dead code with a typo runs to the
+/// end, with a warning for each such line.
+#[test]
+fn lines_that_do_not_assemble_are_warnings_and_fault_only_if_they_run() {
+    let src = ".main:\n\tmov r1, 5\n\tcmp r1, 6\n\tbeq .exit4\n\tbgt .nope\n\tb .done\n\tadd r1, r1\n\tb .loop4\n.done:\n\t.print r1\n";
+    let m = run_ok(src);
+    assert_eq!(reg(&m, 1), 5);
+    let warnings = m.start_of_run_stderr();
+    for (line, col, text) in [
+        (
+            4,
+            6,
+            "The label does not exist: no label `.exit4` is defined",
+        ),
+        (
+            5,
+            6,
+            "The label does not exist: no label `.nope` is defined",
+        ),
+        (7, 2, "invalid instruction: `add` takes a destination"),
+        (
+            8,
+            4,
+            "The label does not exist: no label `.loop4` is defined",
+        ),
+    ] {
+        assert!(
+            warnings.contains(&format!("t.asm:{line}:{col}: warning: {text}")),
+            "{line}: {warnings}"
+        );
+    }
+    assert_eq!(
+        warnings
+            .matches("(the course interpreter reports this only if the line runs)")
+            .count(),
+        4
+    );
+    assert!(
+        warnings.contains("\tadd r1, r1\n\t^~~\n"),
+        "a caret: {warnings}"
+    );
+}
+
+#[test]
+fn a_bad_line_that_runs_faults_with_the_interpreters_message() {
+    let cases = [
+        // A taken branch to no label, an unconditional one, a call.
+        (
+            ".main:\n\tcmp r1, 0\n\tbeq .gone\n",
+            "The label does not exist !!! (t.asm line 3)",
+        ),
+        (
+            ".main:\n\tmov r1, 1\n\tcmp r1, 0\n\tbgt .gone\n",
+            "The label does not exist !!! (t.asm line 4)",
+        ),
+        (
+            ".main:\n\tb .gone\n",
+            "The label does not exist !!! (t.asm line 2)",
+        ),
+        (
+            ".main:\n\tcall .gone\n",
+            "The label does not exist !!! (t.asm line 2)",
+        ),
+        // Any other line that does not assemble.
+        (
+            ".main:\n\tnop\n\tadd r1, r1\n",
+            "The instruction in line number 3 is INVALID. (t.asm line 3)",
+        ),
+        (
+            ".main:\n\tmov r1, 0x12345\n",
+            "The instruction in line number 2 is INVALID. (t.asm line 2)",
+        ),
+    ];
+    for (src, message) in cases {
+        let mut m = load(src);
+        match run(&mut m).0 {
+            StopEvent::Fault(fault) => {
+                assert_eq!(fault.message, message, "{src}");
+                assert_eq!(fault.kind, asmdbg_core::FaultKind::IllegalInstruction);
+            }
+            other => panic!("{src}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn strict_makes_them_errors_and_the_elf_still_builds_by_default() {
+    let src = ".main:\n\tb .done\n\tb .loop4\n.done:\n\tnop\n";
+    assert!(errors(src).contains("t.asm:3:4: error: The label does not exist"));
+    let program =
+        asmdbg_simplerisc::assemble("t.asm", src, asmdbg_simplerisc::AsmOptions::default())
+            .expect("assembles with a warning");
+    assert_eq!(program.warnings.items.len(), 1);
+    assert!(asmdbg_simplerisc::elf::elf_from_program(&program).is_ok());
 }

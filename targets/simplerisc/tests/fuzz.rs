@@ -163,7 +163,14 @@ fn random_assembly_text_never_panics() {
         let n = rng.below(30);
         let text: String = (0..n).map(|_| rng.pick(&pieces)).collect();
         let no_mul = rng.below(2) == 0;
-        if let Ok(program) = assemble("f.asm", &text, AsmOptions { no_mul }) {
+        if let Ok(program) = assemble(
+            "f.asm",
+            &text,
+            AsmOptions {
+                no_mul,
+                strict: false,
+            },
+        ) {
             let mut m = SrMachine::new(program, &MachineOptions::default()).expect("machine");
             let _ = m.run(1000);
         } else if let Err(e) = load_machine("f.asm", &text, &MachineOptions::default()) {

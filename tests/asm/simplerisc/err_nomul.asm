@@ -1,4 +1,4 @@
-@ options: no-mul
+@ options: no-mul strict
 @ The course variant without hardware multiply/divide.
 .main:
 	mul r1, r2, r3         @ error: `mul` does not exist in this course variant: --no-mul selects the SimpleRISC without hardware multiply/divide

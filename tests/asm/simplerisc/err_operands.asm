@@ -1,4 +1,6 @@
-@ Operand errors: every one is reported, each on its line, with the expected message part in a mark.
+@ options: strict
+@ Operand errors (under --strict; by default these lines are warnings and fault only if they
+@ run: ok_dead_code.asm): every one is reported, each on its line, with the expected message part in a mark.
 .main:
 	add r1, r2             @ error: `add` takes a destination, a register, and a register or immediate (3 operands), found 2
 	add r16, r1, r2        @ error: `r16` is not a register
