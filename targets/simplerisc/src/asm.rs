@@ -68,6 +68,7 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
         labels: HashMap::new(),
         label_order: Vec::new(),
     };
+    asm.course_interpreter_rejects(text);
     let lines = asm.strip_comments(text);
     let stmts = asm.collect_statements(&lines);
     let mut slots = Vec::with_capacity(stmts.len());
@@ -107,6 +108,9 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
         asm.diags.sort();
         return Err(asm.diags);
     }
+    // What is left are warnings (course_interpreter_rejects).
+    warnings.items.append(&mut asm.diags.items);
+    warnings.sort();
     let entry = [".main", "main"]
         .iter()
         .find_map(|name| asm.labels.get(*name).map(|l| l.slot))
@@ -268,6 +272,77 @@ impl Assembler {
 
     fn error_at(&mut self, line: u32, piece: &Piece, message: impl Into<String>) {
         self.error(line, piece.col, piece.len(), message);
+    }
+
+    /// Forms asmdbg accepts but the course interpreter rejects: warnings, so a student learns
+    /// before submitting (errors under `--strict`, the interpreter's acceptance). A space
+    /// before a label's colon (`.loop :`); a `/* */` comment after a label in a file with CRLF
+    /// line ends; `//` right after a hex immediate (the interpreter has no `//` comments, and
+    /// its hex reader, which skips spaces, takes the rest of the line as digits).
+    fn course_interpreter_rejects(&mut self, text: &str) {
+        let crlf = text.contains("\r\n");
+        for (li, raw) in text.split('\n').enumerate() {
+            let line = li as u32 + 1;
+            let chars: Vec<char> = raw.trim_end_matches('\r').chars().collect();
+            // Up to an `@` comment (a `//` or `/*` inside it is just text).
+            let end = chars.iter().position(|&c| c == '@').unwrap_or(chars.len());
+            let code = &chars[..end];
+            let start = skip_ws(code, 0);
+            let mut name_end = start;
+            while name_end < code.len() && is_ident_char(code[name_end]) {
+                name_end += 1;
+            }
+            let colon = skip_ws(code, name_end);
+            let is_label =
+                name_end > start && is_ident_start(code[start]) && code.get(colon) == Some(&':');
+            if is_label && colon > name_end {
+                let len = (colon + 1 - start) as u32;
+                self.reject(line, start as u32 + 1, len, "a space before a label's `:`");
+            }
+            if is_label && crlf {
+                let after = skip_ws(code, colon + 1);
+                if code[after..].starts_with(&['/', '*']) {
+                    let what = "a `/* */` comment after a label in a file with CRLF line ends";
+                    self.reject(line, after as u32 + 1, 2, what);
+                }
+            }
+            if let Some(slash) =
+                (0..code.len().saturating_sub(1)).find(|&i| code[i] == '/' && code[i + 1] == '/')
+            {
+                let before: String = code[..slash].iter().collect();
+                let last = before
+                    .trim_end()
+                    .rsplit(|c: char| c.is_whitespace() || c == ',')
+                    .next()
+                    .unwrap_or("");
+                let hex = last.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
+                if hex && last.len() > 2 {
+                    self.reject(
+                        line,
+                        slash as u32 + 1,
+                        2,
+                        "`//` right after a hex immediate",
+                    );
+                }
+            }
+        }
+    }
+
+    /// One form the course interpreter rejects (see [`Self::course_interpreter_rejects`]).
+    fn reject(&mut self, line: u32, col: u32, len: u32, what: &str) {
+        let span = Span::new(self.file, line, col, len);
+        let d = if self.opts.strict {
+            self.sources.error(
+                span,
+                format!("the course interpreter rejects this line: {what}"),
+            )
+        } else {
+            self.sources.warning(
+                span,
+                format!("the course interpreter rejects this line: {what} (asmdbg accepts it)"),
+            )
+        };
+        self.diags.push(d);
     }
 
     /// The lines of `text` with every comment replaced by spaces, character for character, so

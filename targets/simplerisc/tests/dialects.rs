@@ -243,3 +243,19 @@ fn strict_makes_them_errors_and_the_elf_still_builds_by_default() {
     assert_eq!(program.warnings.items.len(), 1);
     assert!(asmdbg_simplerisc::elf::elf_from_program(&program).is_ok());
 }
+
+#[test]
+fn a_block_comment_after_a_label_is_flagged_only_in_crlf_files() {
+    let crlf = ".main:\r\n.loop: /* c */ nop\r\n";
+    let m = load(crlf);
+    assert!(
+        m.start_of_run_stderr().contains(
+            "t.asm:2:8: warning: the course interpreter rejects this line: a `/* */` comment after a label in a file with CRLF line ends"
+        ),
+        "{}",
+        m.start_of_run_stderr()
+    );
+    assert!(errors(crlf).contains("t.asm:2:8: error: the course interpreter rejects this line"));
+    let lf = ".main:\n.loop: /* c */ nop\n";
+    assert_eq!(load(lf).start_of_run_stderr(), "");
+}
