@@ -75,7 +75,7 @@ fn waiting_for_input_inside_the_os_names_the_programs_trap_line_in_every_profile
     for (profile, os_pc) in [
         ("patt", "x0251"),
         ("lc3sim", "x0251"),
-        ("lc3tools", "x020B"),
+        ("lc3tools", "x0300"),
     ] {
         let out = run_asmdbg(&["run", "--profile", profile, path], b"");
         assert_eq!(out.status.code(), Some(3), "{profile}");

@@ -5,7 +5,8 @@
 //! The image is `.ORIG x0200`, the edition's shared routines, `os/devices.asm` (device addresses),
 //! the profile's file and `.END`: the 2nd-edition profiles share `os/second_edition.asm`
 //! (registers saved in memory, RET) and add their texts; `os/lc3tools.asm` has all its routines
-//! itself (registers on the supervisor stack, RTI). The vector tables are filled here from the
+//! and constants itself (registers on the supervisor stack, RTI), laid out as lc3tools lays out
+//! its OS (`own_layout`). The vector tables are filled here from the
 //! image's labels (every trap vector without a routine points at `TRAP_BAD`), which keeps 512
 //! `.FILL` lines out of the assembly.
 
@@ -30,6 +31,9 @@ pub struct Profile {
     /// Routines shared with other profiles, assembled before `source`.
     shared_source: &'static str,
     source: &'static str,
+    /// `source` places its own constants, at the addresses its simulator has them (lc3tools):
+    /// it is assembled alone from x0200, without os/devices.asm.
+    own_layout: bool,
 }
 
 const SECOND_EDITION_SOURCE: &str = include_str!("os/second_edition.asm");
@@ -55,6 +59,7 @@ pub static PATT: Profile = Profile {
     initial_ssp: 0x3000,
     shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/patt.asm"),
+    own_layout: false,
 };
 
 /// `lc3tools`: 3rd edition throughout; starts at the origin in user mode, PSR x8002, SSP x3000.
@@ -74,6 +79,7 @@ pub static LC3TOOLS: Profile = Profile {
     initial_ssp: 0x3000,
     shared_source: "",
     source: include_str!("os/lc3tools.asm"),
+    own_layout: true,
 };
 
 /// `lc3sim`: 2nd edition without privilege, interrupts or RTI; an illegal instruction stops the
@@ -95,6 +101,7 @@ pub static LC3SIM: Profile = Profile {
     initial_ssp: 0x3000,
     shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/lc3sim.asm"),
+    own_layout: false,
 };
 
 pub static PROFILES: [&Profile; 3] = [&PATT, &LC3TOOLS, &LC3SIM];
@@ -164,10 +171,17 @@ impl Profile {
     }
 
     fn build_image(&self) -> Result<OsImage, OsError> {
-        let text = format!(
-            "        .ORIG x{OS_ORIGIN:04X}\n{}\n{DEVICES_SOURCE}\n{}\n        .END\n",
-            self.shared_source, self.source
-        );
+        let text = if self.own_layout {
+            format!(
+                "        .ORIG x{OS_ORIGIN:04X}\n{}\n        .END\n",
+                self.source
+            )
+        } else {
+            format!(
+                "        .ORIG x{OS_ORIGIN:04X}\n{}\n{DEVICES_SOURCE}\n{}\n        .END\n",
+                self.shared_source, self.source
+            )
+        };
         let file = SourceFile::new(format!("os/{}", self.name), text);
         let program = assemble(&file, &AsmOptions { strict: false })
             .map_err(|diags| self.error(diags.to_string()))?;
@@ -191,8 +205,14 @@ impl Profile {
         ] {
             traps[vector] = label(name)?;
         }
-        // Vectors without a handler stay 0, as in an unprogrammed table.
-        let mut interrupts = vec![0u16; 0x100];
+        // Vectors without a handler stay 0, as in an unprogrammed table, unless the OS has a
+        // routine for them (lc3tools: one that returns at once).
+        let unhandled = program
+            .debug
+            .symbols
+            .addr("INT_BAD")
+            .map_or(0, |a| a as u16);
+        let mut interrupts = vec![unhandled; 0x100];
         for (vector, name) in [
             (VEC_PRIVILEGE, "EXC_PRIVILEGE"),
             (VEC_ILLEGAL, "EXC_ILLEGAL"),

@@ -119,7 +119,7 @@ fn need_input_stops_without_consuming_and_resumes_after_input() {
         "waits inside the OS's GETC: x{waiting_pc:04X}"
     );
     let (text, _) = m.disassemble(waiting_pc).unwrap();
-    assert_eq!(text, "LDI R1, KBSR_AT");
+    assert_eq!(text, "LDI R0, GETC_KBSR");
     // Asking again does not move on.
     assert_eq!(m.run(100_000).stop, Some(StopEvent::NeedInput));
     assert_eq!(m.pc(), waiting_pc);
@@ -311,7 +311,7 @@ fn stepping_into_a_trap_lands_in_the_os_routine() {
     for (profile, first) in [
         ("patt", "ST R7, SAVED_R7"),
         ("lc3sim", "ST R7, SAVED_R7"),
-        ("lc3tools", "ADD R6, R6, #-1"),
+        ("lc3tools", "LDI R0, GETC_KBSR"),
     ] {
         let mut m = machine(ECHO, profile);
         let vector = m.debug_read(0x20).unwrap() as u64;

@@ -316,3 +316,82 @@ fn garbage_files_fail_cleanly_or_run() {
         }
     }
 }
+
+/// lc3tools' OS layout (read from lc3tools' OS source, src/backend/lc3os.cpp): the boot code at
+/// x0200 and the trap routines from x0300, the bad-trap routine at x038C; unprogrammed
+/// interrupt vectors point at a routine that only returns.
+#[test]
+fn lc3tools_os_routines_start_where_lc3tools_has_them() {
+    let image = asmdbg_lc3::os::profile("lc3tools")
+        .expect("profile")
+        .os_image()
+        .expect("assembles");
+    let at = |name: &str| image.debug.symbols.addr(name).map(|a| a as u16);
+    for (name, addr) in [
+        ("OS_BOOT", 0x0200),
+        ("TRAP_GETC", 0x0300),
+        ("TRAP_OUT", 0x0306),
+        ("TRAP_PUTS", 0x0310),
+        ("TRAP_IN", 0x031F),
+        ("TRAP_PUTSP", 0x0340),
+        ("TRAP_HALT", 0x0366),
+        ("TRAP_BAD", 0x038C),
+    ] {
+        assert_eq!(at(name), Some(addr), "{name}");
+    }
+    let m = machine(
+        "        .ORIG x3000\n        HALT\n        .END\n",
+        "lc3tools",
+    );
+    let word = |addr: u64| m.peek_word(addr).expect("mapped");
+    assert_eq!(word(0x20), 0x0300, "GETC's vector");
+    assert_eq!(word(0x00), 0x038C, "an undefined trap's vector");
+    let int_bad = u64::from(word(0x0180));
+    assert_eq!(
+        word(int_bad),
+        0x8000,
+        "an unprogrammed interrupt vector points at an RTI"
+    );
+}
+
+/// Instructions each routine executes per call under lc3tools with the device ready, counted
+/// from lc3tools' OS routines (src/backend/lc3os.cpp), the TRAPs they make included, the
+/// routines those TRAPs enter not: GETC 4, OUT 8, PUTS 12 + 13 per character (its OUTs
+/// included), IN 12 (+ PUTS of the 20-character prompt, GETC, two OUTs), PUTSP 9 + 13 at the
+/// end + per word 7 + 8 shifts of 6 (7 for a 1 bit of the high byte) + 5 (+ two OUTs), HALT 6
+/// (+ PUTS of the 28-character banner). The program's TRAP instruction counts once more.
+#[test]
+fn lc3tools_traps_take_as_many_instructions_as_lc3tools() {
+    let puts = |n: u64| 12 + 13 * n;
+    let trap = 1;
+    let halt = trap + 6 + puts(28);
+    let count = |body: &str, input: &[u8]| {
+        let src = format!("        .ORIG x3000\n{body}        HALT\n        .END\n");
+        let mut m = machine(&src, "lc3tools");
+        let (_, stop) = run(&mut m, input);
+        assert_eq!(stop, StopEvent::Halted, "{body}");
+        m.instructions_executed()
+    };
+    assert_eq!(count("", b""), halt);
+    assert_eq!(count("        GETC\n", b"k"), trap + 4 + halt);
+    assert_eq!(count("        OUT\n", b""), trap + 8 + halt);
+    assert_eq!(
+        count(
+            "        LEA R0, S\n        PUTS\n        BR E\nS .STRINGZ \"abc\"\nE\n",
+            b""
+        ),
+        1 + trap + puts(3) + 1 + halt
+    );
+    let in_call = trap + 12 + puts(20) + 4 + 2 * 8;
+    assert_eq!(count("        IN\n", b"k"), in_call + halt);
+    // PUTSP of x6261 ("ab"), then the zero word: the high byte 0x62 = 0110 0010 has 3 ones.
+    let word_ab = 7 + 8 + (8 * 6 + 3) + 5 + 8;
+    let putsp = trap + 9 + word_ab + 4 + 9;
+    assert_eq!(
+        count(
+            "        LEA R0, S\n        PUTSP\n        BR E\nS .FILL x6261\n  .FILL 0\nE\n",
+            b""
+        ),
+        1 + putsp + 1 + halt
+    );
+}
