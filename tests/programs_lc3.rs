@@ -175,3 +175,35 @@ fn games_play_on_the_lc3tools_profile_too() {
     play_with_halt("connect4", "connect4-sample", &profile, halt);
     play_with_halt("dots", "dots-game", &profile, halt);
 }
+
+// ---- Instruction counts under lc3tools ---------------------------------------------------------
+
+/// `--profile lc3tools` executes as many instructions as lc3tools for the same game and input:
+/// the OS routines are laid out and count as lc3tools' do. The numbers are lc3tools' own, from
+/// lc3tools built from chiragsakhuja/lc3tools 74d5e97 and scripts/lc3tools_count.cpp (its
+/// `sim::run` to the halt, then `getInstExecCount`), with the same .in files.
+#[test]
+fn lc3tools_profile_counts_match_lc3tools() {
+    for (program, scenario, lc3tools_count) in [
+        ("nim", "nim-sample", 13_432),
+        ("nim", "nim-invalid", 20_955),
+        ("connect4", "connect4-sample", 22_849),
+        ("connect4", "connect4-tie", 72_638),
+        ("dots", "dots-game", 77_194),
+    ] {
+        let asm = root().join(format!("programs/lc3/{program}.asm"));
+        let input = root().join(format!("tests/programs/lc3/{scenario}.in"));
+        let out = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+            .arg("run")
+            .arg(&asm)
+            .args(["--profile", "lc3tools", "--stats", "--input"])
+            .arg(&input)
+            .output()
+            .expect("run asmdbg");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("stats: {lc3tools_count} instructions in ")),
+            "{scenario}: {stderr}"
+        );
+    }
+}
