@@ -3,11 +3,13 @@
 // Build, from a checkout of chiragsakhuja/lc3tools (74d5e97) with cmake and g++:
 //   cmake -DCMAKE_BUILD_TYPE=Release -DBUILD_SAMPLES=OFF . && make lc3core   (src/test left out)
 //   g++ -std=c++14 -Isrc/backend -Isrc/common scripts/lc3tools_count.cpp lib/liblc3core.a -pthread -o lc3count
-// Run: lc3count GAME.asm < INPUT   (prints the count; lc3tools' messages go to stderr)
+// Run: lc3count GAME.asm < INPUT   (prints the count; lc3tools' messages go to stderr);
+// with IGNORE_PRIVILEGE set in the environment, as lc3tools' --ignore-privilege.
 #define API_VER 2
 #include "interface.h"
 #include <iostream>
 #include <iterator>
+#include <cstdlib>
 #include <string>
 
 struct ScriptInput : lc3::utils::IInputter {
@@ -36,6 +38,7 @@ int main(int argc, char * argv[]) {
     auto obj = assembler.assemble(argv[1]);
     if (!obj) { std::cerr << "assembly failed\n"; return 2; }
     lc3::sim sim(printer, input, 0);
+    if (std::getenv("IGNORE_PRIVILEGE")) sim.setIgnorePrivilege(true);
     sim.loadObjFile(obj->first);
     sim.run();
     std::cout << sim.getInstExecCount() << "\n";

@@ -66,6 +66,10 @@ pub struct MachineArgs {
     /// are errors even where they never run.
     #[arg(long)]
     pub strict: bool,
+    /// LC-3 --profile lc3tools: user code may read and write system space and device
+    /// registers without an access violation (lc3tools' --ignore-privilege)
+    #[arg(long)]
+    pub ignore_privilege: bool,
     /// MIPS: start at the global label main (MARS `sm`).
     #[arg(long)]
     pub start_at_main: bool,
@@ -107,6 +111,7 @@ impl MachineArgs {
         MachineOptions {
             profile: self.profile.clone(),
             strict: self.strict,
+            ignore_privilege: self.ignore_privilege,
             start_at_main: self.start_at_main,
             delay_slots: self.delay_slots,
             seed: self.seed,

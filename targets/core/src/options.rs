@@ -18,6 +18,9 @@ pub struct MachineOptions {
     pub profile: Option<String>,
     /// LC-3: lc3as's stricter assembler rules.
     pub strict: bool,
+    /// LC-3 `--profile lc3tools`: user code may access system space and device registers
+    /// without an access violation (lc3tools' `--ignore-privilege`).
+    pub ignore_privilege: bool,
     /// MIPS: start at the global label `main` (MARS `sm`).
     pub start_at_main: bool,
     /// MIPS: branch delay slots on.
@@ -54,11 +57,12 @@ pub enum Flag {
     ProgramArgs,
     NoMul,
     MemSize,
+    IgnorePrivilege,
 }
 
 impl Flag {
     /// Every flag, in the order error messages list them.
-    pub const ALL: [Flag; 10] = [
+    pub const ALL: [Flag; 11] = [
         Flag::Profile,
         Flag::Strict,
         Flag::StartAtMain,
@@ -69,6 +73,7 @@ impl Flag {
         Flag::ProgramArgs,
         Flag::NoMul,
         Flag::MemSize,
+        Flag::IgnorePrivilege,
     ];
 
     /// The flag as written on the command line.
@@ -76,6 +81,7 @@ impl Flag {
         match self {
             Flag::Profile => "--profile",
             Flag::Strict => "--strict",
+            Flag::IgnorePrivilege => "--ignore-privilege",
             Flag::StartAtMain => "--start-at-main",
             Flag::DelaySlots => "--delay-slots",
             Flag::Seed => "--seed",
@@ -94,6 +100,7 @@ impl MachineOptions {
         match flag {
             Flag::Profile => self.profile.is_some(),
             Flag::Strict => self.strict,
+            Flag::IgnorePrivilege => self.ignore_privilege,
             Flag::StartAtMain => self.start_at_main,
             Flag::DelaySlots => self.delay_slots,
             Flag::Seed => self.seed.is_some(),

@@ -74,7 +74,7 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
     title: "LC-3",
     summary: "LC-3",
     format_addr: |addr| format!("x{addr:04X}"),
-    flags: &[Flag::Profile, Flag::Strict],
+    flags: &[Flag::Profile, Flag::Strict, Flag::IgnorePrivilege],
 });
 
 /// The value the command line registers (src/backends.rs).

@@ -10,7 +10,7 @@ use asmdbg_core::{
 };
 
 use crate::asm::{assemble, AsmOptions};
-use crate::cpu::{Cpu, CpuState, NO_TRAP};
+use crate::cpu::{Cpu, CpuState, Semantics, NO_TRAP};
 use crate::decode::disassemble;
 use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
 use crate::program::Program;
@@ -96,11 +96,21 @@ pub struct Lc3State {
 impl Lc3Machine {
     /// Loads `program` on top of the profile's OS image, ready to start at its origin.
     pub fn new(program: Program, profile: &'static Profile) -> Result<Self, LoadError> {
+        Self::with_semantics(program, profile, profile.semantics)
+    }
+
+    /// [`Lc3Machine::new`] with the profile's semantics changed by an option
+    /// (`--ignore-privilege`).
+    pub fn with_semantics(
+        program: Program,
+        profile: &'static Profile,
+        semantics: Semantics,
+    ) -> Result<Self, LoadError> {
         let os = profile
             .os_image()
             .map_err(|e| LoadError::Option(e.to_string()))?;
         let mut machine = Lc3Machine {
-            cpu: Cpu::new(profile.semantics),
+            cpu: Cpu::new(semantics),
             profile,
             os,
             program,
@@ -361,5 +371,18 @@ pub fn load_machine(
         };
         assemble(&file, &asm_opts).map_err(LoadError::Assembly)?
     };
-    Lc3Machine::new(program, profile)
+    let mut semantics = profile.semantics;
+    if opts.ignore_privilege {
+        // lc3tools' flag turns off exactly its access-violation check on loads and stores
+        // (RTI in user mode is still a privilege exception); profiles without that check have
+        // nothing to turn off.
+        if !semantics.access_control {
+            return Err(LoadError::Option(format!(
+                "--ignore-privilege applies to --profile lc3tools; the {} profile has no access violations to ignore",
+                profile.name
+            )));
+        }
+        semantics.access_control = false;
+    }
+    Lc3Machine::with_semantics(program, profile, semantics)
 }

@@ -395,3 +395,53 @@ fn lc3tools_traps_take_as_many_instructions_as_lc3tools() {
         1 + putsp + 1 + halt
     );
 }
+
+/// `--ignore-privilege` (lc3tools' flag): user code reads the PSR and writes system space with
+/// no access violation; only lc3tools' profile has the check it turns off.
+#[test]
+fn ignore_privilege_turns_off_lc3tools_access_violations() {
+    let src = "        .ORIG x3000\n        LDI R3, PSR_AT\n        LD R1, LOW\n        STR R1, R1, #0\n        LDR R2, R1, #0\n        HALT\nPSR_AT  .FILL xFFFC\nLOW     .FILL x0200\n        .END\n";
+    let mut plain = machine(src, "lc3tools");
+    let (out, _) = run(&mut plain, b"");
+    assert!(
+        out.starts_with("\n\n--- Access violation---\n\n"),
+        "{out:?}"
+    );
+    // lc3tools 74d5e97 (scripts/lc3tools_count.cpp, with and without setIgnorePrivilege)
+    // executes 749 and 387 instructions for this program.
+    assert_eq!(plain.instructions_executed(), 749);
+    let opts = MachineOptions {
+        profile: Some("lc3tools".into()),
+        ignore_privilege: true,
+        ..Default::default()
+    };
+    let mut m = load_machine("t.asm", src.as_bytes(), &opts).expect("loads");
+    let (out, stop) = run(&mut m, b"");
+    assert_eq!(out, "\n\n--- Halting the LC-3 ---\n\n");
+    assert_eq!(stop, StopEvent::Halted);
+    assert_eq!(m.instructions_executed(), 387);
+    assert_eq!(
+        m.read_register(3),
+        Some(0x8002),
+        "R3 = the PSR, read in user mode"
+    );
+    assert_eq!(
+        m.read_register(2),
+        Some(0x0200),
+        "R2 = the word stored at x0200"
+    );
+    for profile in ["patt", "lc3sim"] {
+        let opts = MachineOptions {
+            profile: Some(profile.into()),
+            ignore_privilege: true,
+            ..Default::default()
+        };
+        match load_machine("t.asm", src.as_bytes(), &opts) {
+            Err(LoadError::Option(text)) => assert_eq!(
+                text,
+                format!("--ignore-privilege applies to --profile lc3tools; the {profile} profile has no access violations to ignore")
+            ),
+            other => panic!("{profile}: {:?}", other.map(|_| ())),
+        }
+    }
+}
