@@ -12,7 +12,7 @@ use asmdbg_core::isa::{DetectError, Dialect};
 use asmdbg_core::{Backend, Isa, LoadError, Machine, MachineOptions};
 
 use crate::cli::{AsmArgs, DebugArgs};
-use crate::load::{ProgramFile, SetupError};
+use crate::load::{ProgramFiles, SetupError};
 
 /// Every ISA asmdbg runs.
 pub static BACKENDS: &[&dyn Commands] = &[
@@ -87,30 +87,35 @@ pub trait Commands: Sync {
     /// A machine for `asmdbg run`.
     fn load(
         &self,
-        file: &ProgramFile,
+        program: &ProgramFiles,
         opts: &MachineOptions,
     ) -> Result<Box<dyn Machine + Send>, SetupError>;
     /// `asmdbg asm`: assembles and writes the ISA's files.
-    fn asm(&self, args: &AsmArgs, file: &ProgramFile, opts: &MachineOptions) -> anyhow::Result<()>;
+    fn asm(
+        &self,
+        args: &AsmArgs,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> anyhow::Result<()>;
     /// `asmdbg debug`: serves the program to gdb.
     fn debug(
         &self,
         args: &DebugArgs,
-        file: &ProgramFile,
+        program: &ProgramFiles,
         opts: &MachineOptions,
     ) -> anyhow::Result<ExitCode>;
     /// `--bench-traps`: 100 breakpoints and 4 watchpoints where benchmark programs never go.
     fn set_bench_traps(&self, machine: &mut dyn Machine);
 }
 
-/// The backend's machine for `file`, once the options are known to apply to its ISA.
+/// The backend's machine for `program`, once the options are known to apply to its ISA.
 fn load_checked<B: Backend>(
     backend: &B,
-    file: &ProgramFile,
+    program: &ProgramFiles,
     opts: &MachineOptions,
 ) -> Result<B::Machine, LoadError> {
     reject_foreign(Backend::isa(backend), opts)?;
-    Backend::load(backend, &file.path, &file.bytes, opts)
+    Backend::load_files(backend, &program.files, opts)
 }
 
 impl<B: Backend> Commands for B
@@ -131,23 +136,22 @@ where
 
     fn load(
         &self,
-        file: &ProgramFile,
+        program: &ProgramFiles,
         opts: &MachineOptions,
     ) -> Result<Box<dyn Machine + Send>, SetupError> {
-        Ok(Box::new(load_checked(self, file, opts)?))
+        Ok(Box::new(load_checked(self, program, opts)?))
     }
 
-    fn asm(&self, args: &AsmArgs, file: &ProgramFile, opts: &MachineOptions) -> anyhow::Result<()> {
+    fn asm(
+        &self,
+        args: &AsmArgs,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> anyhow::Result<()> {
         use anyhow::Context;
-        let machine = load_checked(self, file, opts).map_err(SetupError::from)?;
+        let machine = load_checked(self, program, opts).map_err(SetupError::from)?;
         eprint!("{}", self.warnings(&machine));
-        let artifacts = self.artifacts(
-            &machine,
-            &file.path,
-            &args.file,
-            args.output.as_deref(),
-            opts,
-        )?;
+        let artifacts = self.artifacts(&machine, &program.files, args.output.as_deref(), opts)?;
         for artifact in artifacts {
             std::fs::write(&artifact.path, &artifact.bytes)
                 .with_context(|| format!("cannot write {}", artifact.path.display()))?;
@@ -158,10 +162,10 @@ where
     fn debug(
         &self,
         args: &DebugArgs,
-        file: &ProgramFile,
+        program: &ProgramFiles,
         opts: &MachineOptions,
     ) -> anyhow::Result<ExitCode> {
-        let machine = load_checked(self, file, opts).map_err(SetupError::from)?;
+        let machine = load_checked(self, program, opts).map_err(SetupError::from)?;
         // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
         eprint!("{}", machine.start_of_run_stderr());
         let elf = self.elf(&machine, opts);

@@ -24,13 +24,15 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct AsmArgs {
-    /// The assembly source.
-    pub file: PathBuf,
+    /// The assembly sources: one program (LC-3 and MIPS programs may have several files).
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
     #[arg(long, value_parser = parse_isa)]
     pub isa: Option<Isa>,
-    /// Output file. LC-3: FILE.obj by default (with the .sym beside it); a name ending in
-    /// .elf gets the ELF with symbols and DWARF instead. MIPS and SimpleRISC: the ELF
-    /// (FILE.elf by default).
+    /// Output file. LC-3: FILE.obj beside each source by default (with the .sym beside it),
+    /// as lc3as writes them; a name ending in .elf gets one ELF of the whole program with
+    /// symbols and DWARF instead. MIPS and SimpleRISC: the ELF of the whole program (the first
+    /// FILE with .elf by default).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
@@ -44,6 +46,9 @@ pub struct AsmArgs {
     /// SimpleRISC: the course variant without mul/div/mod.
     #[arg(long)]
     pub no_mul: bool,
+    /// MIPS: the program is the first FILE and every other .asm file of its folder (MARS `p`).
+    #[arg(long)]
+    pub project: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -55,8 +60,11 @@ pub enum DialogTarget {
 /// Options that shape the machine, shared by `run` and `debug`.
 #[derive(Debug, Args)]
 pub struct MachineArgs {
-    /// The program: assembly source (or an LC-3 .obj).
-    pub file: PathBuf,
+    /// The program: assembly sources (or LC-3 .obj files). LC-3 and MIPS programs may have
+    /// several files: LC-3 files are each loaded at their .ORIG, MIPS files are assembled
+    /// together by MARS's rules.
+    #[arg(required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
     #[arg(long, value_parser = parse_isa, help = isa_help())]
     pub isa: Option<Isa>,
     /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
@@ -70,6 +78,13 @@ pub struct MachineArgs {
     /// registers without an access violation (lc3tools' --ignore-privilege)
     #[arg(long)]
     pub ignore_privilege: bool,
+    /// LC-3: start at this address or label instead of where the profile's simulator starts
+    /// (the first .ORIG of the last file).
+    #[arg(long, value_name = "ADDR|LABEL")]
+    pub entry: Option<String>,
+    /// MIPS: the program is the first FILE and every other .asm file of its folder (MARS `p`).
+    #[arg(long)]
+    pub project: bool,
     /// MIPS: start at the global label main (MARS `sm`).
     #[arg(long)]
     pub start_at_main: bool,
@@ -112,6 +127,8 @@ impl MachineArgs {
             profile: self.profile.clone(),
             strict: self.strict,
             ignore_privilege: self.ignore_privilege,
+            entry: self.entry.clone(),
+            project: self.project,
             start_at_main: self.start_at_main,
             delay_slots: self.delay_slots,
             seed: self.seed,
@@ -137,6 +154,11 @@ pub struct RunArgs {
     /// Read the program's console input from this file instead of stdin.
     #[arg(long)]
     pub input: Option<PathBuf>,
+    /// With --input: byte i (from 1) of the input arrives when N*i instructions have run, as
+    /// if typed while the program runs (for interrupt-driven programs). A program that waits
+    /// for a key before then gets the next byte at once.
+    #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u64).range(1..))]
+    pub key_every: Option<u64>,
     /// Stop with exit status 4 after this many instructions.
     #[arg(long)]
     pub max_steps: Option<u64>,
@@ -194,7 +216,8 @@ pub struct DebugArgs {
     #[arg(long)]
     pub once: bool,
     /// Where to write the program's ELF (symbols, lines, DWARF) for IDEs; default: beside the
-    /// program with the extension .elf. gdb also receives it over the connection.
+    /// program's first file with the extension .elf. gdb also receives it over the
+    /// connection.
     #[arg(long)]
     pub elf: Option<PathBuf>,
 }

@@ -1,9 +1,9 @@
 //! Turning a file named on the command line into a running machine: infer the ISA, then hand
 //! the file to that ISA's backend (src/backends.rs: assembler or object-file reader).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use asmdbg_core::{isa, Isa, LoadError, Machine, MachineOptions};
+use asmdbg_core::{isa, Isa, LoadError, Machine, MachineOptions, ProgramSource};
 
 /// Why the command line could not produce a machine (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -24,22 +24,24 @@ pub enum SetupError {
         "{path} is an ELF file, which asmdbg writes for debuggers; run the assembly source (or an LC-3 .obj) instead"
     )]
     Elf { path: String },
+    #[error("no program file given")]
+    NoFiles,
+    #[error("{0}")]
+    Usage(String),
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
     Poke(#[from] crate::pokes::PokeError),
 }
 
-/// A program file as read, with its ISA decided.
-pub struct ProgramFile {
-    pub path: String,
-    pub bytes: Vec<u8>,
+/// The files of a program as read, with their ISA decided.
+pub struct ProgramFiles {
+    pub files: Vec<ProgramSource>,
     pub isa: Isa,
 }
 
-/// Reads the file and decides its ISA (`--isa` wins, then the backend that reads it as an object
-/// file, then the marks of its assembly dialect).
-pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupError> {
+/// Reads one file, refusing ELF files.
+fn read_file(path: &Path) -> Result<ProgramSource, SetupError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
         path: name.clone(),
@@ -48,26 +50,94 @@ pub fn read_program(path: &Path, isa: Option<Isa>) -> Result<ProgramFile, SetupE
     if bytes.starts_with(b"\x7fELF") {
         return Err(SetupError::Elf { path: name });
     }
-    let isa = match isa.or_else(|| crate::backends::object_file_isa(&bytes)) {
-        Some(isa) => isa,
-        None => crate::backends::detect(&String::from_utf8_lossy(&bytes)).map_err(|source| {
-            SetupError::Detect {
-                path: name.clone(),
-                source,
-            }
-        })?,
-    };
-    Ok(ProgramFile {
-        path: name,
-        bytes,
-        isa,
+    Ok(ProgramSource { path: name, bytes })
+}
+
+/// The ISA one file is written for, if it tells.
+fn file_isa(file: &ProgramSource) -> Result<Isa, SetupError> {
+    if let Some(isa) = crate::backends::object_file_isa(&file.bytes) {
+        return Ok(isa);
+    }
+    crate::backends::detect(&String::from_utf8_lossy(&file.bytes)).map_err(|source| {
+        SetupError::Detect {
+            path: file.path.clone(),
+            source,
+        }
     })
 }
 
-/// Builds the machine for a program file.
+/// Reads the program's files and decides its ISA: `--isa` wins; otherwise the first file that
+/// tells (an object file only one ISA reads, or the marks of its assembly dialect) decides for
+/// all, since a file of macros or data alone may not tell; if none tells, the first file's
+/// error is reported.
+pub fn read_program(paths: &[PathBuf], isa: Option<Isa>) -> Result<ProgramFiles, SetupError> {
+    let files = paths
+        .iter()
+        .map(|p| read_file(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let isa = match isa {
+        Some(isa) => isa,
+        None => {
+            let mut first_error = None;
+            let mut found = None;
+            for file in &files {
+                match file_isa(file) {
+                    Ok(isa) => {
+                        found = Some(isa);
+                        break;
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            match (found, first_error) {
+                (Some(isa), _) => isa,
+                (None, Some(e)) => return Err(e),
+                (None, None) => return Err(SetupError::NoFiles),
+            }
+        }
+    };
+    Ok(ProgramFiles { files, isa })
+}
+
+/// MARS's `p` option (`--project`): the program is the first file and every other `.asm` file
+/// of its folder, in name order (MARS lists the folder's files the same way).
+pub fn project_files(first: &Path) -> Result<Vec<PathBuf>, SetupError> {
+    let dir = match first.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let entries = std::fs::read_dir(&dir).map_err(|source| SetupError::Read {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let mut others: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("asm")))
+        .filter(|p| !same_file(p, first))
+        .collect();
+    others.sort();
+    let mut files = vec![first.to_path_buf()];
+    files.extend(others.into_iter().map(|p| match p.strip_prefix("./") {
+        Ok(rest) if !first.starts_with(".") => rest.to_path_buf(),
+        _ => p,
+    }));
+    Ok(files)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// Builds the machine for a program.
 pub fn load_machine(
-    file: &ProgramFile,
+    program: &ProgramFiles,
     opts: &MachineOptions,
 ) -> Result<Box<dyn Machine + Send>, SetupError> {
-    crate::backends::of(file.isa).load(file, opts)
+    crate::backends::of(program.isa).load(program, opts)
 }

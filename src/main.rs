@@ -11,6 +11,7 @@ mod terminal;
 
 use std::io::{self, Write};
 use std::os::fd::AsFd;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -61,21 +62,35 @@ fn exit_code(status: i32) -> ExitCode {
     ExitCode::from(status as u8)
 }
 
+/// The program's files: as named, or with `--project` the first one's whole folder.
+fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<PathBuf>, SetupError> {
+    match (project, files) {
+        (false, _) => Ok(files.to_vec()),
+        (true, [first]) => load::project_files(first),
+        (true, _) => Err(SetupError::Usage(
+            "--project takes one file, the program's first: the rest of its folder follows"
+                .to_string(),
+        )),
+    }
+}
+
 fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
-    let file = load::read_program(&args.file, args.isa)?;
+    let program = load::read_program(&program_paths(&args.files, args.project)?, args.isa)?;
     let opts = asmdbg_core::MachineOptions {
         strict: args.strict,
         delay_slots: args.delay_slots,
         no_mul: args.no_mul,
+        project: args.project,
         ..Default::default()
     };
-    backends::of(file.isa).asm(args, &file, &opts)?;
+    backends::of(program.isa).asm(args, &program, &opts)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let file = load::read_program(&args.machine.file, args.machine.isa)?;
-    let mut machine = load::load_machine(&file, &args.machine.options())?;
+    let paths = program_paths(&args.machine.files, args.machine.project)?;
+    let program = load::read_program(&paths, args.machine.isa)?;
+    let mut machine = load::load_machine(&program, &args.machine.options())?;
     pokes::apply_all(
         machine.as_mut(),
         &args.machine.poke,
@@ -101,8 +116,16 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 path: path.display().to_string(),
                 source,
             })?;
-            let mut input = run::FixedInput(Some(bytes));
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+            match args.key_every {
+                Some(every) => {
+                    let mut input = run::TimedInput::new(bytes, every);
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+                }
+                None => {
+                    let mut input = run::FixedInput(Some(bytes));
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+                }
+            }
         }
         None => {
             // Key by key, no echo, while the program runs (restored by the guard's drop, or by
@@ -138,9 +161,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
-    let file = load::read_program(&args.machine.file, args.machine.isa)?;
+    let paths = program_paths(&args.machine.files, args.machine.project)?;
+    let program = load::read_program(&paths, args.machine.isa)?;
     let opts = args.machine.options();
-    backends::of(file.isa).debug(args, &file, &opts)
+    backends::of(program.isa).debug(args, &program, &opts)
 }
 
 /// Writes the program's ELF for IDEs (beside the program, or `--elf PATH`) and names it for
@@ -160,7 +184,8 @@ fn exec_image(
     let path = args
         .elf
         .clone()
-        .unwrap_or_else(|| args.machine.file.with_extension("elf"));
+        .or_else(|| args.machine.files.first().map(|f| f.with_extension("elf")))
+        .unwrap_or_else(|| PathBuf::from("program.elf"));
     let on_disk = match std::fs::write(&path, &bytes) {
         Ok(()) => true,
         Err(e) => {

@@ -27,6 +27,11 @@ pub trait InputSource {
     /// Queues more input into the machine, blocking until some arrives; ends the machine's
     /// input at end of file.
     fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()>;
+    /// The instruction count at which more input arrives by itself ([`TimedInput`]): the run
+    /// stops there to queue it.
+    fn next_arrival(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// All input known up front (an `--input` file or a test's script): queued before the program
@@ -45,6 +50,61 @@ impl InputSource for FixedInput {
         self.poll(machine);
         machine.end_input();
         Ok(())
+    }
+}
+
+/// `--key-every N`: byte *i* (from 1) of the input arrives when N·*i* instructions have run,
+/// as if typed while the program runs, so that interrupt-driven programs run the same way
+/// every time. A program that waits for a key before its time gets the next byte at once
+/// (the wait is where a user would type); the input ends after the last byte.
+pub struct TimedInput {
+    bytes: Vec<u8>,
+    every: u64,
+    /// Bytes queued so far.
+    sent: usize,
+}
+
+impl TimedInput {
+    pub fn new(bytes: Vec<u8>, every: u64) -> Self {
+        TimedInput {
+            bytes,
+            every: every.max(1),
+            sent: 0,
+        }
+    }
+
+    fn send_next(&mut self, machine: &mut dyn Machine) {
+        if let Some(&byte) = self.bytes.get(self.sent) {
+            machine.queue_input(&[byte]);
+            self.sent += 1;
+        }
+        if self.sent == self.bytes.len() {
+            machine.end_input();
+        }
+    }
+}
+
+impl InputSource for TimedInput {
+    fn poll(&mut self, machine: &mut dyn Machine) {
+        while self
+            .next_arrival()
+            .is_some_and(|at| at <= machine.instructions_executed())
+        {
+            self.send_next(machine);
+        }
+        if self.sent == self.bytes.len() {
+            machine.end_input();
+        }
+    }
+
+    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+        self.send_next(machine);
+        self.poll(machine);
+        Ok(())
+    }
+
+    fn next_arrival(&self) -> Option<u64> {
+        (self.sent < self.bytes.len()).then(|| self.every.saturating_mul(self.sent as u64 + 1))
     }
 }
 
@@ -182,7 +242,13 @@ pub fn run_to_end(
         if !machine.console().input_closed() {
             input.poll(machine);
         }
-        let outcome = machine.run(budget.min(SLICE));
+        let mut slice = budget.min(SLICE);
+        if let Some(at) = input.next_arrival() {
+            // Stop where the next input arrives, to queue it then.
+            let now = machine.instructions_executed();
+            slice = slice.min(at.saturating_sub(now).max(1));
+        }
+        let outcome = machine.run(slice);
         executed += outcome.executed;
         let output = machine.console().take_output();
         if !output.is_empty() {

@@ -207,3 +207,80 @@ fn lc3tools_profile_counts_match_lc3tools() {
         );
     }
 }
+
+// ---- The keyboard-interrupt lab (programs/lc3/interrupts/) -----------------------------------
+
+/// Runs the lab's two files with the keys of `interrupts-keys.in` arriving every 2,500
+/// instructions under `profile`; stdout and stderr.
+fn interrupt_lab(profile: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+        .current_dir(root())
+        .args([
+            "run",
+            "programs/lc3/interrupts/isr.asm",
+            "programs/lc3/interrupts/user_program.asm",
+            "--input",
+            "tests/programs/lc3/interrupts-keys.in",
+            "--key-every",
+            "2500",
+            "--max-steps",
+            "1000000",
+            "--profile",
+            profile,
+        ])
+        .args(extra)
+        .output()
+        .expect("asmdbg runs")
+}
+
+/// The interrupt service routine echoes each letter typed ten times on a line of its own while
+/// the user program prints its banners, interrupting it wherever the key arrives (inside PUTS
+/// under lc3tools, whose PUTS takes longer): the transcripts per profile, byte for byte.
+#[test]
+fn interrupt_lab_transcript_per_profile() {
+    for (profile, extra) in [("patt", &[][..]), ("lc3tools", &["--ignore-privilege"][..])] {
+        let output = interrupt_lab(profile, extra);
+        let expected_path = root().join(format!("tests/programs/lc3/interrupts-{profile}.out"));
+        let expected = std::fs::read(&expected_path).expect("transcript");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&expected),
+            "{profile}: stderr {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(output.status.code(), Some(0), "{profile}");
+        let text = String::from_utf8_lossy(&output.stdout);
+        // Every letter of "Hi, lab 5!" came back ten times; the other keys did not.
+        for letter in [
+            "HHHHHHHHHH",
+            "iiiiiiiiii",
+            "llllllllll",
+            "aaaaaaaaaa",
+            "bbbbbbbbbb",
+        ] {
+            assert_eq!(text.matches(letter).count(), 1, "{profile}: {letter}");
+        }
+        assert!(!text.contains(",,") && !text.contains("55") && !text.contains("!!"));
+    }
+}
+
+/// lc3tools stops the user program's write of the vector table with an access violation unless
+/// --ignore-privilege is given, as lc3tools does; lc3sim has no interrupts at all, so its run
+/// prints the banners and never echoes.
+#[test]
+fn interrupt_lab_needs_privilege_on_lc3tools_and_does_nothing_on_lc3sim() {
+    let output = interrupt_lab("lc3tools", &[]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("--- Access violation---"), "{text}");
+    assert!(!text.contains("~~~"), "{text}");
+
+    let output = interrupt_lab("lc3sim", &[]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        text.matches("~~~ Type a letter; it comes back ten times. ~~~\n")
+            .count(),
+        8,
+        "{text}"
+    );
+    assert!(!text.contains("HHHHHHHHHH"), "{text}");
+}

@@ -48,6 +48,8 @@ pub struct Artifact {
 /// Why `asmdbg asm` could not produce its files.
 #[derive(Debug, thiserror::Error)]
 pub enum ArtifactError {
+    #[error("{0}")]
+    Usage(String),
     #[error("{path}: cannot write an object file")]
     Object {
         path: String,
@@ -56,6 +58,14 @@ pub enum ArtifactError {
     },
     #[error(transparent)]
     Elf(#[from] ElfError),
+}
+
+/// One file of a program as named on the command line: its name and its bytes (assembly
+/// source or object file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramSource {
+    pub path: String,
+    pub bytes: Vec<u8>,
 }
 
 /// Everything the command line needs from one ISA.
@@ -82,24 +92,47 @@ pub trait Backend: Sync + 'static {
         opts: &MachineOptions,
     ) -> Result<Self::Machine, LoadError>;
 
+    /// Assembles (or reads) a program of several files into one machine, by the rules of the
+    /// ISA's reference tools. By default a program is one file and more are refused.
+    fn load_files(
+        &self,
+        files: &[ProgramSource],
+        opts: &MachineOptions,
+    ) -> Result<Self::Machine, LoadError> {
+        match files {
+            [file] => self.load(&file.path, &file.bytes, opts),
+            _ => Err(LoadError::Option(format!(
+                "{} programs are one file; {} files were given ({})",
+                self.isa().info().title,
+                files.len(),
+                files
+                    .iter()
+                    .map(|f| f.path.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+
     /// Assembler warnings to show before `asmdbg asm` writes its files.
     fn warnings(&self, _machine: &Self::Machine) -> String {
         String::new()
     }
 
-    /// What `asmdbg asm SOURCE [-o OUTPUT]` writes, in order. By default the ELF alone, at
-    /// `OUTPUT` or beside the source with the extension `.elf`; an ISA with object files of its
-    /// own (LC-3's `.obj` and `.sym`) says otherwise.
+    /// What `asmdbg asm SOURCE... [-o OUTPUT]` writes, in order. By default the ELF of the
+    /// whole program alone, at `OUTPUT` or beside the first source with the extension `.elf`;
+    /// an ISA with object files of its own (LC-3's `.obj` and `.sym`, one pair per source)
+    /// says otherwise.
     fn artifacts(
         &self,
         machine: &Self::Machine,
-        _path: &str,
-        source: &Path,
+        files: &[ProgramSource],
         output: Option<&Path>,
         opts: &MachineOptions,
     ) -> Result<Vec<Artifact>, ArtifactError> {
+        let first = files.first().map_or("program", |f| f.path.as_str());
         Ok(vec![Artifact {
-            path: elf_path(source, output),
+            path: elf_path(Path::new(first), output),
             bytes: self.elf(machine, opts)?,
         }])
     }

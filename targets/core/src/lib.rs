@@ -24,7 +24,7 @@ pub mod snapshot;
 pub mod symbols;
 pub mod word_bytes;
 
-pub use backend::{Artifact, ArtifactError, Backend, BenchTraps};
+pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
 pub use console::Console;
 pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter};

@@ -21,6 +21,12 @@ pub struct MachineOptions {
     /// LC-3 `--profile lc3tools`: user code may access system space and device registers
     /// without an access violation (lc3tools' `--ignore-privilege`).
     pub ignore_privilege: bool,
+    /// LC-3: where the program starts (an address or a label of any of its files) instead of
+    /// where the profile's simulator would start it.
+    pub entry: Option<String>,
+    /// MIPS: the program is its first file and every other `.asm` file of that folder (MARS
+    /// `p`); the command line lists the files, the flag is here so that other ISAs refuse it.
+    pub project: bool,
     /// MIPS: start at the global label `main` (MARS `sm`).
     pub start_at_main: bool,
     /// MIPS: branch delay slots on.
@@ -58,11 +64,13 @@ pub enum Flag {
     NoMul,
     MemSize,
     IgnorePrivilege,
+    Entry,
+    Project,
 }
 
 impl Flag {
     /// Every flag, in the order error messages list them.
-    pub const ALL: [Flag; 11] = [
+    pub const ALL: [Flag; 13] = [
         Flag::Profile,
         Flag::Strict,
         Flag::StartAtMain,
@@ -74,6 +82,8 @@ impl Flag {
         Flag::NoMul,
         Flag::MemSize,
         Flag::IgnorePrivilege,
+        Flag::Entry,
+        Flag::Project,
     ];
 
     /// The flag as written on the command line.
@@ -82,6 +92,8 @@ impl Flag {
             Flag::Profile => "--profile",
             Flag::Strict => "--strict",
             Flag::IgnorePrivilege => "--ignore-privilege",
+            Flag::Entry => "--entry",
+            Flag::Project => "--project",
             Flag::StartAtMain => "--start-at-main",
             Flag::DelaySlots => "--delay-slots",
             Flag::Seed => "--seed",
@@ -101,6 +113,8 @@ impl MachineOptions {
             Flag::Profile => self.profile.is_some(),
             Flag::Strict => self.strict,
             Flag::IgnorePrivilege => self.ignore_privilege,
+            Flag::Entry => self.entry.is_some(),
+            Flag::Project => self.project,
             Flag::StartAtMain => self.start_at_main,
             Flag::DelaySlots => self.delay_slots,
             Flag::Seed => self.seed.is_some(),

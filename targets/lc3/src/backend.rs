@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
-use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
+use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions, ProgramSource};
 
-use crate::machine::{is_object_file, load_machine, Lc3Machine};
+use crate::machine::{is_object_file, load_machine, load_machine_files, Lc3Machine};
 
 /// The LC-3 backend.
 pub struct Lc3Backend;
@@ -67,6 +67,32 @@ pub fn os_source_copy(profile: &str, image: &crate::os::OsImage) -> PathBuf {
     path
 }
 
+/// `SOURCE.obj` (or `output`) and the `.sym` beside it, as lc3as writes them.
+fn obj_and_sym(
+    program: &crate::program::Program,
+    path: &str,
+    output: Option<&Path>,
+) -> Result<Vec<Artifact>, ArtifactError> {
+    let target = output
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(path).with_extension("obj"));
+    let obj = crate::objfile::write_obj(program).map_err(|e| ArtifactError::Object {
+        path: path.to_string(),
+        source: Box::new(e),
+    })?;
+    let sym_path = target.with_extension("sym");
+    Ok(vec![
+        Artifact {
+            path: target,
+            bytes: obj,
+        },
+        Artifact {
+            path: sym_path,
+            bytes: crate::objfile::write_sym(program).into_bytes(),
+        },
+    ])
+}
+
 /// LC-3's identity: `--isa lc3`, its notation, and the flags its programs accept.
 pub const ISA: Isa = Isa::new(&IsaInfo {
     name: "lc3",
@@ -74,7 +100,12 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
     title: "LC-3",
     summary: "LC-3",
     format_addr: |addr| format!("x{addr:04X}"),
-    flags: &[Flag::Profile, Flag::Strict, Flag::IgnorePrivilege],
+    flags: &[
+        Flag::Profile,
+        Flag::Strict,
+        Flag::IgnorePrivilege,
+        Flag::Entry,
+    ],
 });
 
 /// The value the command line registers (src/backends.rs).
@@ -110,6 +141,14 @@ impl Backend for Lc3Backend {
         load_machine(path, bytes, opts)
     }
 
+    fn load_files(
+        &self,
+        files: &[ProgramSource],
+        opts: &MachineOptions,
+    ) -> Result<Lc3Machine, LoadError> {
+        load_machine_files(files, opts)
+    }
+
     fn warnings(&self, machine: &Lc3Machine) -> String {
         machine.program().warnings.to_string()
     }
@@ -117,37 +156,34 @@ impl Backend for Lc3Backend {
     fn artifacts(
         &self,
         machine: &Lc3Machine,
-        path: &str,
-        source: &Path,
+        files: &[ProgramSource],
         output: Option<&Path>,
-        _opts: &MachineOptions,
+        opts: &MachineOptions,
     ) -> Result<Vec<Artifact>, ArtifactError> {
-        let program = machine.program();
-        let target = output
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| source.with_extension("obj"));
-        if target.extension().is_some_and(|e| e == "elf") {
-            let bytes = machine_elf(machine)?;
+        let first = files.first().map_or("program", |f| f.path.as_str());
+        if output.is_some_and(|o| o.extension().is_some_and(|e| e == "elf")) {
             return Ok(vec![Artifact {
-                path: elf_path(source, Some(&target)),
-                bytes,
+                path: elf_path(Path::new(first), output),
+                bytes: machine_elf(machine)?,
             }]);
         }
-        let obj = crate::objfile::write_obj(program).map_err(|e| ArtifactError::Object {
-            path: path.to_string(),
-            source: Box::new(e),
-        })?;
-        let sym_path = target.with_extension("sym");
-        Ok(vec![
-            Artifact {
-                path: target,
-                bytes: obj,
-            },
-            Artifact {
-                path: sym_path,
-                bytes: crate::objfile::write_sym(program).into_bytes(),
-            },
-        ])
+        match files {
+            [file] => obj_and_sym(machine.program(), &file.path, output),
+            _ if output.is_some() => Err(ArtifactError::Usage(
+                "-o names one file: with several LC-3 sources each gets its .obj and .sym beside it (as lc3as writes them), or -o PROGRAM.elf gets one ELF of them all".to_string(),
+            )),
+            _ => {
+                // As lc3as: one object file per source, each assembled alone (the machine
+                // assembled them the same way); object files given are already objects.
+                let mut artifacts = Vec::new();
+                for file in files.iter().filter(|f| !is_object_file(&f.bytes)) {
+                    let one = load_machine_files(std::slice::from_ref(file), opts)
+                        .map_err(|e| ArtifactError::Usage(e.to_string()))?;
+                    artifacts.extend(obj_and_sym(one.program(), &file.path, None)?);
+                }
+                Ok(artifacts)
+            }
+        }
     }
 
     fn elf(&self, machine: &Lc3Machine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {

@@ -111,6 +111,35 @@ fn with_os_debug(program: &DebugInfo, os: OsPart<'_>) -> DebugInfo {
     info
 }
 
+/// The program's own interrupt service routines (a keyboard-interrupt lab's ISR): where a
+/// block of the program loaded into the interrupt vector table points, and every block of
+/// code that returns with RTI, from its origin (the lab's ISR is a file of its own at its own
+/// `.ORIG`; the user program installs it in the table while it runs, which no ELF can see).
+/// They are entered through the supervisor stack, as the OS's interrupt routines are.
+fn program_interrupt_routines(program: &Program) -> Vec<u64> {
+    const RTI: u16 = 0x8000;
+    let data = &program.debug.data;
+    let mut routines = Vec::new();
+    for seg in &program.segments {
+        let span = seg.span();
+        for (i, &word) in seg.words.iter().enumerate() {
+            let addr = span.start + i as u32;
+            if (0x0100..0x0200).contains(&addr) && word != 0 {
+                routines.push(gdb_addr(word));
+            }
+        }
+        let returns_with_rti = seg
+            .words
+            .iter()
+            .enumerate()
+            .any(|(i, &w)| w == RTI && !data.is_data(u64::from(span.start) + i as u64));
+        if returns_with_rti && span.start >= 0x0200 {
+            routines.push(gdb_addr(seg.origin));
+        }
+    }
+    routines
+}
+
 /// gdb's ARM register numbers the LC-3 stub maps: sp = R6, lr = 2 × R7.
 const SP: u16 = 13;
 const LR: u16 = 14;
@@ -300,7 +329,8 @@ pub fn elf_image(program: &Program, os: Option<OsPart<'_>>) -> ElfImage {
             .collect()
     };
     let trap_routines = targets_in(0x0000..0x0100);
-    let interrupt_routines = targets_in(0x0100..OS_ORIGIN);
+    let mut interrupt_routines = targets_in(0x0100..OS_ORIGIN);
+    interrupt_routines.extend(program_interrupt_routines(program));
     let mut trap_entries = interrupt_routines.clone();
     if os.is_some_and(|os| os.trap_through_stack) {
         trap_entries.extend(&trap_routines);
@@ -346,7 +376,12 @@ pub fn elf_image(program: &Program, os: Option<OsPart<'_>>) -> ElfImage {
             extra_function_starts: vector_targets,
         },
     );
-    // The OS is a compile unit of its own: its functions, variables and lines.
+    // Each file of the program is a compile unit, and so is the OS: their functions,
+    // variables and lines.
+    image
+        .debug
+        .unit_starts
+        .extend(1..program.debug.sources.files().len());
     image.debug.unit_starts.extend(os_file);
     image
 }

@@ -5,15 +5,15 @@
 
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
-    Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, RegisterInfo,
-    RunOutcome, Snapshot, SourceFile, StopEvent,
+    Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, ProgramSource,
+    RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent,
 };
 
 use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, CpuState, Semantics, NO_TRAP};
 use crate::decode::disassemble;
 use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
-use crate::program::Program;
+use crate::program::{link, LoaderRules, Program, ProgramPart};
 
 /// The registers in `monitor regs` and gdb order. The saved stack pointers are the ones R6 is
 /// swapped with on a privilege change.
@@ -280,8 +280,15 @@ impl Machine for Lc3Machine {
         }
         self.cpu.console.reset();
         let entry = self.entry();
-        self.cpu
-            .reset_state(entry, self.profile.initial_psr, self.profile.initial_ssp);
+        let user_space = (0x3000..0xFE00).contains(&entry);
+        if self.profile.supervisor_outside_user_space && !user_space {
+            // lc3tools starts such a program in supervisor mode, R6 on the supervisor stack.
+            self.cpu.reset_state(entry, 0x0002, 0);
+            self.cpu.regs[6] = self.profile.initial_ssp;
+        } else {
+            self.cpu
+                .reset_state(entry, self.profile.initial_psr, self.profile.initial_ssp);
+        }
         // A new run: counts start again at 0, so a log goes on as a new one.
         if self.journal.is_recording() || self.journal.is_replaying() {
             self.journal = Journal::recording();
@@ -311,6 +318,14 @@ impl Machine for Lc3Machine {
 
     fn describe(&self) -> String {
         format!("lc3, profile {}", self.profile.name)
+    }
+
+    fn start_of_run_stderr(&self) -> String {
+        self.program
+            .load_notes
+            .iter()
+            .map(|note| format!("{note}\n"))
+            .collect()
     }
 
     fn console_reads_keys(&self) -> bool {
@@ -357,20 +372,87 @@ pub fn load_machine(
     bytes: &[u8],
     opts: &MachineOptions,
 ) -> Result<Lc3Machine, LoadError> {
-    let profile = select_profile(opts)?;
-    let program = if is_object_file(bytes) {
-        crate::objfile::read_obj(bytes).map_err(|e| LoadError::BadObject {
+    load_machine_files(
+        &[ProgramSource {
             path: path.to_string(),
+            bytes: bytes.to_vec(),
+        }],
+        opts,
+    )
+}
+
+/// One file of a program, assembled (or read) on its own as lc3as and lc3tools do.
+fn load_part(file: &ProgramSource, opts: &MachineOptions) -> Result<Program, LoadError> {
+    if is_object_file(&file.bytes) {
+        return crate::objfile::read_obj(&file.bytes).map_err(|e| LoadError::BadObject {
+            path: file.path.clone(),
             message: e.to_string(),
-        })?
-    } else {
-        let text = String::from_utf8_lossy(bytes);
-        let file = SourceFile::new(path, text.as_ref());
-        let asm_opts = AsmOptions {
-            strict: opts.strict,
-        };
-        assemble(&file, &asm_opts).map_err(LoadError::Assembly)?
+        });
+    }
+    let text = String::from_utf8_lossy(&file.bytes);
+    let source = SourceFile::new(file.path.as_str(), text.as_ref());
+    let asm_opts = AsmOptions {
+        strict: opts.strict,
     };
+    assemble(&source, &asm_opts).map_err(LoadError::Assembly)
+}
+
+/// `--entry`: an address (`x3000`, `#12288`, `0x3000`, `12288`) or a label of any file.
+fn entry_address(text: &str, program: &Program) -> Result<u16, LoadError> {
+    if let Some(n) = asmdbg_core::isa::parse_number(text.trim()) {
+        return u16::try_from(n).map_err(|_| {
+            LoadError::Option(format!("--entry {text}: not an LC-3 address (x0000-xFFFF)"))
+        });
+    }
+    program
+        .debug
+        .symbols
+        .addr(text.trim())
+        .and_then(|a| u16::try_from(a).ok())
+        .ok_or_else(|| {
+            LoadError::Option(format!(
+                "--entry {text}: no label of that name in the program, and not an address"
+            ))
+        })
+}
+
+/// Builds a machine from the files of one program, each loaded at its own `.ORIG` by the
+/// loader rules of the profile's simulator ([`LoaderRules`]); `--entry` overrides where it
+/// starts. Every file is assembled even when one fails, so all errors are reported at once.
+pub fn load_machine_files(
+    files: &[ProgramSource],
+    opts: &MachineOptions,
+) -> Result<Lc3Machine, LoadError> {
+    let profile = select_profile(opts)?;
+    let mut parts = Vec::new();
+    let mut errors = asmdbg_core::Diagnostics::new();
+    for file in files {
+        match load_part(file, opts) {
+            Ok(program) => parts.push(ProgramPart {
+                path: file.path.clone(),
+                program,
+            }),
+            Err(LoadError::Assembly(diags)) => errors.items.extend(diags.items),
+            Err(other) => return Err(other),
+        }
+    }
+    if errors.has_errors() {
+        return Err(LoadError::Assembly(errors));
+    }
+    let mut program = match parts.len() {
+        1 => parts.pop().map(|p| p.program).unwrap_or_default(),
+        _ => {
+            let rules = if profile.supervisor_outside_user_space {
+                LoaderRules::Lc3tools
+            } else {
+                LoaderRules::Strict
+            };
+            link(parts, rules).map_err(|e| LoadError::Option(e.to_string()))?
+        }
+    };
+    if let Some(text) = &opts.entry {
+        program.start = Some(entry_address(text, &program)?);
+    }
     let mut semantics = profile.semantics;
     if opts.ignore_privilege {
         // lc3tools' flag turns off exactly its access-violation check on loads and stores

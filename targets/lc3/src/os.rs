@@ -28,6 +28,10 @@ pub struct Profile {
     pub initial_psr: u16,
     /// Saved_SSP when the program starts (the supervisor stack grows down from here).
     pub initial_ssp: u16,
+    /// A program that starts outside user space (x3000-xFDFF) starts in supervisor mode with
+    /// R6 on the supervisor stack (lc3tools' `SetupEvent`); otherwise every program starts
+    /// with `initial_psr`.
+    pub supervisor_outside_user_space: bool,
     /// Routines shared with other profiles, assembled before `source`.
     shared_source: &'static str,
     source: &'static str,
@@ -57,6 +61,7 @@ pub static PATT: Profile = Profile {
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
+    supervisor_outside_user_space: false,
     shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/patt.asm"),
     own_layout: false,
@@ -77,6 +82,7 @@ pub static LC3TOOLS: Profile = Profile {
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
+    supervisor_outside_user_space: true,
     shared_source: "",
     source: include_str!("os/lc3tools.asm"),
     own_layout: true,
@@ -99,6 +105,7 @@ pub static LC3SIM: Profile = Profile {
     },
     initial_psr: 0x0002,
     initial_ssp: 0x3000,
+    supervisor_outside_user_space: false,
     shared_source: SECOND_EDITION_SOURCE,
     source: include_str!("os/lc3sim.asm"),
     own_layout: false,

@@ -26,6 +26,7 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
         Flag::VirtualTime,
         Flag::DialogsToStderr,
         Flag::ProgramArgs,
+        Flag::Project,
     ],
 });
 

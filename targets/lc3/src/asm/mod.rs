@@ -313,6 +313,7 @@ impl<'a> Assembler<'a> {
                 data: self.data,
             },
             warnings: diags,
+            ..Program::default()
         })
     }
 
