@@ -7,6 +7,11 @@
 ; ignores other keys, then the banner goes on where it was interrupted. After ROUNDS banners the
 ; program turns interrupts off again and halts.
 ;
+; The program keeps its stack (R6) at xFE00 and down, above the supervisor stack (x3000 and
+; down) that interrupts push onto: gdb orders frames by their stack addresses, so a backtrace
+; from a subroutine of the interrupt routine reaches the interrupted program only when the
+; user stack lies above the supervisor stack.
+;
 ; Run it with the service routine loaded beside it (two files, each at its own .ORIG; the
 ; program starts at this file's origin because it is named last):
 ;   asmdbg run programs/lc3/interrupts/isr.asm programs/lc3/interrupts/user_program.asm
@@ -16,7 +21,8 @@
 ;   ... --input keys.txt --key-every 3000
 
         .ORIG x3000
-MAIN    LD R0, ISR_ADDR     ; M[x0180] <- x1500: the keyboard's interrupt vector
+MAIN    LD R6, USER_SP      ; the program's own stack, above the supervisor stack
+        LD R0, ISR_ADDR     ; M[x0180] <- x1500: the keyboard's interrupt vector
         STI R0, IVT_KBD
         LD R0, KB_IE        ; KBSR[14] <- 1: a key now interrupts
         STI R0, KBSR_PTR
@@ -38,6 +44,7 @@ D_LOOP  ADD R1, R1, #-1
         LD R1, SAVE_R1
         RET
 
+USER_SP  .FILL xFE00
 ISR_ADDR .FILL x1500
 IVT_KBD  .FILL x0180
 KBSR_PTR .FILL xFE00

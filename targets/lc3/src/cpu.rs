@@ -105,6 +105,9 @@ pub struct Cpu {
     pub watchpoints: WatchpointSet,
     /// Device registers live here rather than in `mem`, so a stray store cannot fake a ready bit.
     kbsr_ie: bool,
+    /// The last key read from KBDR: the register keeps it until the next key, as on the
+    /// hardware (what the debugger shows once no key is waiting).
+    kbdr: u16,
     dsr_ie: bool,
     ddr: u16,
     mcr: u16,
@@ -167,6 +170,7 @@ impl Cpu {
             breakpoints: BreakpointSet::new(0, 0x10000, 0),
             watchpoints: WatchpointSet::new(0x10000, 8),
             kbsr_ie: false,
+            kbdr: 0,
             dsr_ie: false,
             ddr: 0,
             mcr: CLOCK_ENABLE,
@@ -192,6 +196,7 @@ impl Cpu {
         self.saved_usp = 0;
         self.trap_site = NO_TRAP;
         self.kbsr_ie = false;
+        self.kbdr = 0;
         self.dsr_ie = false;
         self.ddr = 0;
         self.mcr = CLOCK_ENABLE;
@@ -254,7 +259,7 @@ impl Cpu {
                 };
                 ready | if self.kbsr_ie { INTERRUPT_ENABLE } else { 0 }
             }
-            KBDR => self.console.peek_byte().map_or(0, u16::from),
+            KBDR => self.console.peek_byte().map_or(self.kbdr, u16::from),
             DSR => READY | if self.dsr_ie { INTERRUPT_ENABLE } else { 0 },
             DDR => self.ddr,
             MCR => self.mcr,
@@ -365,7 +370,8 @@ impl Cpu {
             KBDR if self.console.pending_input() == 0 => Err(Exit::NeedInput),
             KBDR => {
                 self.empty_polls = 0;
-                Ok(self.console.read_byte().map_or(0, u16::from))
+                self.kbdr = self.console.read_byte().map_or(0, u16::from);
+                Ok(self.kbdr)
             }
             _ => Ok(self.peek(addr)),
         }
@@ -444,11 +450,13 @@ impl Cpu {
     /// Takes the keyboard interrupt if a key is waiting and the cpu runs below PL4.
     #[cold]
     #[inline(never)]
-    fn poll_interrupt(&mut self) {
+    fn poll_interrupt(&mut self) -> bool {
         let priority = (self.psr & PSR_PRIORITY) >> 8;
-        if self.console.pending_input() > 0 && priority < KEYBOARD_PRIORITY {
+        let due = self.console.pending_input() > 0 && priority < KEYBOARD_PRIORITY;
+        if due {
             self.enter_supervisor(0x0100 + VEC_KEYBOARD as u16, Some(KEYBOARD_PRIORITY));
         }
+        due
     }
 
     /// Fetches and executes the instruction at the PC. `self.pc` already points past it while
@@ -601,8 +609,12 @@ impl Cpu {
         // An instruction resumed after a watch stop runs before any interrupt: the watch stop
         // interrupted it, not the other way round.
         let resuming = self.debug.watch.resuming();
-        if self.irq_armed && !resuming {
-            self.poll_interrupt();
+        if self.irq_armed && !resuming && self.poll_interrupt() {
+            // Taking an interrupt is a step of its own: it stops at the routine's first
+            // instruction (where a breakpoint there stops `continue` too), so gdb's `stepi`
+            // shows the interrupt arrive, `step` stops in the routine and `next` runs it to
+            // its RTI as it runs a called subroutine. No instruction ran.
+            return None;
         }
         let at = self.pc;
         let result = if resuming {
@@ -652,7 +664,7 @@ impl Cpu {
                 break None;
             }
             if self.irq_armed {
-                self.poll_interrupt();
+                let _ = self.poll_interrupt();
             }
             let at = self.pc;
             if self.breakpoint_at(at) {
@@ -689,6 +701,7 @@ pub struct CpuState {
     pub mem: Box<[u16; 0x10000]>,
     pub console: Console,
     kbsr_ie: bool,
+    kbdr: u16,
     dsr_ie: bool,
     ddr: u16,
     mcr: u16,
@@ -709,6 +722,7 @@ impl Cpu {
             mem: self.mem.clone(),
             console: self.console.clone(),
             kbsr_ie: self.kbsr_ie,
+            kbdr: self.kbdr,
             dsr_ie: self.dsr_ie,
             ddr: self.ddr,
             mcr: self.mcr,
@@ -728,6 +742,7 @@ impl Cpu {
         self.mem.copy_from_slice(&state.mem[..]);
         self.console.clone_from(&state.console);
         self.kbsr_ie = state.kbsr_ie;
+        self.kbdr = state.kbdr;
         self.dsr_ie = state.dsr_ie;
         self.ddr = state.ddr;
         self.mcr = state.mcr;
