@@ -2,13 +2,17 @@
 //! `src/asm/mod.rs`): addresses run on from file to file, each file starts in `.text`, labels
 //! are local unless `.globl`, `.eqv`s and macros are per file, and MARS's error texts for
 //! labels that are not global or global twice, each naming the file it is in. The program in
-//! tests/data/multi/ (main.asm + lib/lib.asm, each with an `.include`) runs end to end.
+//! tests/data/multi/ (main.asm + lib/lib.asm, each with an `.include`) runs end to end and its
+//! ELF has a compile unit per file.
 
 use std::path::PathBuf;
 
+use asmdbg_core::elf::{gimli, object};
 use asmdbg_core::{Diagnostics, Machine, MachineOptions, SourceFile, StopEvent, SymbolKind};
 use asmdbg_mips::asm::{assemble, assemble_files, AsmOptions};
+use asmdbg_mips::elf::elf_from_program;
 use asmdbg_mips::{load_machine_files, ChunkKind, Program};
+use object::{Object, ObjectSection};
 
 fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/multi")
@@ -409,4 +413,76 @@ fn one_file_is_the_same_through_either_entry_point() {
     assert_eq!(one.main, many.main);
     assert_eq!(one.files, many.files);
     assert!(assemble_files(&[], &AsmOptions::default()).is_err());
+}
+
+type R<'a> = gimli::EndianSlice<'a, gimli::LittleEndian>;
+
+/// Each compile unit's name and the functions and line rows' files in it.
+fn compile_units(elf: &[u8]) -> Vec<(String, Vec<String>, Vec<String>)> {
+    let file = object::File::parse(elf).expect("ELF");
+    let owned = gimli::DwarfSections::load(|id| -> Result<Vec<u8>, gimli::Error> {
+        Ok(file
+            .section_by_name(id.name())
+            .and_then(|s| s.data().ok())
+            .map(|d| d.to_vec())
+            .unwrap_or_default())
+    })
+    .expect("DWARF");
+    let dw = owned.borrow(|s| R::new(s, gimli::LittleEndian));
+    let mut out = Vec::new();
+    let mut units = dw.units();
+    while let Some(header) = units.next().expect("unit") {
+        let unit = dw.unit(header).expect("unit");
+        let text = |v| {
+            dw.attr_string(&unit, v)
+                .expect("string")
+                .to_string_lossy()
+                .into_owned()
+        };
+        let mut name = String::new();
+        let mut functions = Vec::new();
+        let mut entries = unit.entries();
+        while let Some((_, e)) = entries.next_dfs().expect("entry") {
+            let Some(value) = e.attr_value(gimli::DW_AT_name).expect("attr") else {
+                continue;
+            };
+            match e.tag() {
+                gimli::DW_TAG_compile_unit => name = text(value),
+                gimli::DW_TAG_subprogram => functions.push(text(value)),
+                _ => {}
+            }
+        }
+        let program = unit.line_program.clone().expect("lines");
+        let mut rows = program.rows();
+        let mut files: Vec<String> = Vec::new();
+        while let Some((header, row)) = rows.next_row().expect("row") {
+            if row.end_sequence() {
+                continue;
+            }
+            let f = row.file(header).expect("file");
+            let base = text(f.path_name());
+            if !files.contains(&base) {
+                files.push(base);
+            }
+        }
+        let base = name.rsplit('/').next().unwrap_or_default().to_string();
+        out.push((base, functions, files));
+    }
+    out
+}
+
+#[test]
+fn the_elf_has_a_compile_unit_per_file() {
+    let files = two_files();
+    let m =
+        load_machine_files(&files, &MachineOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let elf = elf_from_program(m.program(), false).expect("ELF");
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        compile_units(&elf),
+        [
+            ("main.asm".to_string(), s(&["main"]), s(&["main.asm"])),
+            ("lib.asm".to_string(), s(&["sum", "greet"]), s(&["lib.asm"])),
+        ]
+    );
 }
