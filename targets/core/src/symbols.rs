@@ -63,6 +63,20 @@ impl SymbolTable {
         Ok(())
     }
 
+    /// Adds a label even if its name is taken: MIPS labels are local to their source file, so
+    /// two files of one program may each define `loop`. For lookups by name a global label
+    /// takes the name over; otherwise the name keeps meaning the label that had it first.
+    /// [`iter`](Self::iter) and [`at`](Self::at) see every label.
+    pub fn insert_scoped(&mut self, sym: Symbol) {
+        let key = self.key(&sym.name);
+        let index = self.symbols.len();
+        let taken = self.by_name.get(&key).map(|&i| self.symbols[i].global);
+        if taken.is_none() || (sym.global && taken == Some(false)) {
+            self.by_name.insert(key, index);
+        }
+        self.symbols.push(sym);
+    }
+
     pub fn get(&self, name: &str) -> Option<&Symbol> {
         self.by_name.get(&self.key(name)).map(|&i| &self.symbols[i])
     }
@@ -278,6 +292,27 @@ mod tests {
         m.insert(s("data", 8)).unwrap();
         assert_eq!(m.nearest_below(6, SymbolKind::Code).unwrap().name, "main");
         assert_eq!(m.at(8).count(), 1);
+    }
+
+    #[test]
+    fn scoped_labels_share_a_name_and_the_global_one_answers_lookups() {
+        let s = |a, global| Symbol {
+            name: "loop".into(),
+            addr: a,
+            kind: SymbolKind::Code,
+            global,
+        };
+        let mut t = SymbolTable::new(false);
+        t.insert_scoped(s(4, false));
+        t.insert_scoped(s(8, false));
+        assert_eq!(t.addr("loop"), Some(4));
+        t.insert_scoped(s(12, true));
+        assert_eq!(t.addr("loop"), Some(12));
+        t.insert_scoped(s(16, false));
+        assert_eq!(t.addr("loop"), Some(12));
+        assert_eq!(t.len(), 4);
+        assert_eq!(t.at(8).count(), 1);
+        assert!(t.insert(s(20, false)).is_err());
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! `EM_MIPS`, ELF32 little endian, `.text`/`.ktext` executable and `.data`/`.kdata`/`.extern`
 //! non-executable at their MARS addresses, `.symtab` with every label, `.debug_line`, a
-//! `.debug_info` compile unit, and a typed `DW_TAG_variable` per data label.
+//! `.debug_info` compile unit per source file given to the assembler (with the files it
+//! `.include`s), and a typed `DW_TAG_variable` per data label.
 //!
 //! gdb's MIPS port assumes branch delay slots: it moves a breakpoint that follows a branch onto
 //! the branch, unless the breakpoint is at the start of the function that
@@ -271,7 +272,7 @@ pub fn elf_image(program: &Program, delay_slots: bool) -> ElfImage {
             exec: chunk.kind.is_code(),
         })
         .collect();
-    build_image(
+    let mut image = build_image(
         &MipsElf { delay_slots },
         ImageFacts {
             info: &program.debug,
@@ -279,5 +280,9 @@ pub fn elf_image(program: &Program, delay_slots: bool) -> ElfImage {
             entry: u64::from(program.text_start),
             extra_function_starts: extra_function_starts(program),
         },
-    )
+    );
+    // A compile unit per file of a program of several files: core splits the line table, the
+    // functions and the variables by where each file's lines lie.
+    image.debug.unit_starts = program.files.iter().skip(1).map(|f| f.0 as usize).collect();
+    image
 }

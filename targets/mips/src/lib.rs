@@ -19,5 +19,5 @@ pub mod random;
 pub mod syscalls;
 
 pub use backend::{BACKEND, ISA};
-pub use machine::{load_machine, MipsMachine, MipsState};
+pub use machine::{load_machine, load_machine_files, MipsMachine, MipsState};
 pub use program::{Chunk, ChunkKind, Program};

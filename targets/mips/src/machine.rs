@@ -1,5 +1,5 @@
 //! [`MipsMachine`]: the MARS cpu behind the [`Machine`] trait, and the loader the command line
-//! uses (`load_machine`: assemble, then load).
+//! uses (`load_machine`, `load_machine_files`: assemble, then load).
 //!
 //! Registers are numbered as gdb numbers MIPS registers (0-31 general, then status, lo, hi,
 //! badvaddr, cause, pc, f0-f31, fcsr, fir), with MARS's EPC appended, so the stub can serialise
@@ -11,7 +11,7 @@ use asmdbg_core::{
     RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent, WatchpointSet,
 };
 
-use crate::asm::{assemble, AsmOptions};
+use crate::asm::{assemble_files, AsmOptions};
 use crate::cpu::{Cpu, CpuState};
 use crate::decode::{format_instruction, GPR_NAMES};
 use crate::host::Host;
@@ -344,12 +344,25 @@ pub fn load_machine(
     text: &str,
     opts: &MachineOptions,
 ) -> Result<MipsMachine, LoadError> {
-    let file = SourceFile::new(path, text);
+    load_machine_files(&[(path.to_string(), text.to_string())], opts)
+}
+
+/// Assembles a program of several files, `(path, text)` each, in the order given (MARS's
+/// rules: [`crate::asm::assemble_files`]) and loads it. Each path names its file in messages;
+/// relative `.include` and file names resolve as for [`load_machine`].
+pub fn load_machine_files(
+    files: &[(String, String)],
+    opts: &MachineOptions,
+) -> Result<MipsMachine, LoadError> {
+    let files: Vec<SourceFile> = files
+        .iter()
+        .map(|(path, text)| SourceFile::new(path.as_str(), text.as_str()))
+        .collect();
     let asm_opts = AsmOptions {
         work_dir: opts.work_dir.clone(),
         delay_slots: opts.delay_slots,
     };
-    let program = assemble(&file, &asm_opts).map_err(LoadError::Assembly)?;
+    let program = assemble_files(&files, &asm_opts).map_err(LoadError::Assembly)?;
     MipsMachine::new(program, opts)
 }
 

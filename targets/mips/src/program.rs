@@ -2,7 +2,7 @@
 //! assembler knew (labels, the source line of every word). The assembler produces it; the
 //! machine loads it.
 
-use asmdbg_core::{DebugInfo, Diagnostics};
+use asmdbg_core::{DebugInfo, Diagnostics, FileId};
 
 /// Which MARS segment a chunk belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,4 +46,8 @@ pub struct Program {
     pub debug: DebugInfo,
     /// Warnings MARS would print (unknown directives, ...).
     pub warnings: Diagnostics,
+    /// Where each file given to the assembler is in `debug.sources`, in the order given; the
+    /// files a file `.include`s follow it there. One entry for a one-file program; empty for a
+    /// program that was not assembled.
+    pub files: Vec<FileId>,
 }

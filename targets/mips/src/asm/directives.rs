@@ -115,7 +115,7 @@ impl Assembler<'_> {
                         self.error_at(line, dir, msg);
                         return;
                     }
-                    self.globals.push((a.text.clone(), line.clone(), a.clone()));
+                    self.globl.push((a.text.clone(), line.clone(), a.clone()));
                 }
             }
             ".set" => self.warn_at(line, dir, "MARS currently ignores the .set directive."),
@@ -178,7 +178,9 @@ impl Assembler<'_> {
             ".data" => ChunkKind::Data,
             _ => ChunkKind::KData,
         };
-        if !self.segment.is_code() {
+        if self.segment.is_code() {
+            self.code_space = self.segment;
+        } else {
             self.auto_align = true;
         }
         self.unplaced_labels.clear();
@@ -213,17 +215,19 @@ impl Assembler<'_> {
             self.error_at(line, name, msg);
             return;
         }
-        if self.symbols.get(&name.text).is_some() {
+        // MARS looks only at the global table: a file's own label of that name is no hindrance.
+        if self.globals.get(&name.text).is_some() {
             return;
         }
         let i = segment_index(ChunkKind::Extern);
         let addr = self.next[i];
-        let _ = self.symbols.insert(Symbol {
+        let _ = self.globals.insert(Symbol {
             name: name.text.clone(),
             addr: addr as u64,
             kind: SymbolKind::Data,
             global: true,
         });
+        self.defined.push((None, name.text.clone()));
         let saved = (self.segment, std::mem::take(&mut self.unplaced_labels));
         self.segment = ChunkKind::Extern;
         self.reserve(bytes);
@@ -383,7 +387,11 @@ impl Assembler<'_> {
         }
         let (chunk, offset) = self.emit(&bytes);
         if t.kind == Tok::Word {
+            let global_only =
+                self.local().get(&t.text).is_none() && self.globals.get(&t.text).is_some();
             self.fixups.push(DataFixup {
+                unit: self.unit,
+                global_only,
                 chunk,
                 offset,
                 len: size as usize,

@@ -5,6 +5,39 @@
 //! called), lays out segments, defines labels and picks each instruction's form; instruction
 //! words and `.word label` values are filled in once every label is known. A form is chosen
 //! from operand *types* only, so sizes never depend on label values and one pass suffices.
+//!
+//! A program of several files ([`assemble_files`]) follows MARS 4.5's rules (read in its
+//! `mars/assembler/Assembler.java`, `SymbolTable.java`, `MacroPool.java`, `Tokenizer.java`,
+//! `mars/MIPSprogram.java`, `mars/ProgramStatement.java` and `mars/MarsLaunch.java`):
+//!
+//! - Files are assembled in the order given, each with its own `.include`s. Text and data
+//!   addresses run on from the previous file: MARS keeps one text and one data address counter
+//!   for the whole assembly.
+//! - Each file starts in the text segment with automatic alignment on, whatever the previous
+//!   file ended in. MARS resets only "in the data segment" per file, not the text counter's
+//!   user/kernel choice, so a file after one whose last `.text`/`.ktext` was `.ktext` starts in
+//!   `.ktext`.
+//! - `.eqv` symbols and macros are per file (MARS makes a tokenizer and a macro pool per file),
+//!   and so is the counter that renames labels inside macro expansions (`done_M0` again in the
+//!   second file).
+//! - Labels are local to their file. At the end of each file the labels it declared `.globl`
+//!   join the global table; a `.globl` label the file does not define is an error
+//!   (`"x" declared global label but not defined.`), and so is one another file already made
+//!   global (`"x" already defined as global in a different file.`, reported at the later
+//!   file's `.globl`). `.extern` labels go straight into the global table, so a file may
+//!   have its own label of an `.extern`'s name (its references mean its label), and `.globl`
+//!   of a name that is only an `.extern` is the "not defined" error.
+//! - A reference means the file's own label if it has one, else the global one; neither is
+//!   `Symbol "x" not found in symbol table.` (MARS's `getAddressLocalOrGlobal`). One quirk is
+//!   kept: a label used in a data directive (`.word x`) before the file defines its own `x`
+//!   takes the global `x` if one exists at that point, because MARS resolves data operands
+//!   as it reads them.
+//! - `main` for `--start-at-main` is the global `main` of any file, if it is in a text
+//!   segment (MARS's `RegisterFile.initializeProgramCounter`).
+//!
+//! Not copied: MARS reports a second `.globl x` in the file that defines `x` as
+//! `declared global label but not defined` (its first moved `x` out of the file's table);
+//! here it is accepted, as it always was for one file.
 
 pub mod basic;
 mod directives;
@@ -21,6 +54,7 @@ use asmdbg_core::{
     SourceMap, Span, Symbol, SymbolKind, SymbolTable,
 };
 
+use crate::memory::{in_ktext, in_text};
 use crate::program::{Chunk, ChunkKind, Program};
 use directives::DataKind;
 use forms::{ExpandError, Form, Labels, Mismatch};
@@ -48,7 +82,6 @@ pub mod layout {
     pub const KDATA: u32 = 0x9000_0000;
 }
 
-/// Assembles one source file (and its `.include`s), reporting every error.
 /// Whether a lower-case `word` is a MARS basic instruction, pseudo-instruction or directive:
 /// what ISA detection counts as a statement.
 pub fn is_operation(word: &str) -> bool {
@@ -81,12 +114,32 @@ pub fn is_operation(word: &str) -> bool {
             .any(|(example, _)| example.split_whitespace().next() == Some(word))
 }
 
+/// Assembles one source file (and its `.include`s), reporting every error.
 pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
+    assemble_files(std::slice::from_ref(file), opts)
+}
+
+/// Assembles a program of several source files (each with its `.include`s) with MARS's rules
+/// for them (see the module header), reporting every error. The first file is the main one:
+/// its code starts the text segment.
+pub fn assemble_files(files: &[SourceFile], opts: &AsmOptions) -> Result<Program, Diagnostics> {
+    if files.is_empty() {
+        let mut diags = Diagnostics::new();
+        diags.push(Diagnostic::file_error(
+            "<none>",
+            "no source file to assemble",
+        ));
+        return Err(diags);
+    }
     let mut asm = Assembler::new(opts);
-    let main = asm.sources.add(file.clone());
-    let lines = source::load(main, file, opts, &mut asm.sources, &mut asm.diags);
-    let lines = asm.substitute_eqv(lines);
-    asm.run(&lines, 0);
+    for file in files {
+        let id = asm.sources.add(file.clone());
+        asm.begin_file(id);
+        let lines = source::load(id, file, opts, &mut asm.sources, &mut asm.diags);
+        let lines = asm.substitute_eqv(lines);
+        asm.run(&lines, 0);
+        asm.end_file();
+    }
     asm.finish()
 }
 
@@ -117,6 +170,8 @@ struct Macro {
 
 /// An instruction whose words are written once labels are known.
 struct Pending {
+    /// The file (index in the order given) whose labels come first.
+    unit: usize,
     chunk: usize,
     offset: usize,
     addr: u32,
@@ -128,6 +183,11 @@ struct Pending {
 
 /// A `.word label` waiting for the label.
 struct DataFixup {
+    /// The file (index in the order given) whose labels come first.
+    unit: usize,
+    /// MARS resolved the label when it read it, to a global label of an earlier file (or an
+    /// `.extern`), because the file had not defined its own yet.
+    global_only: bool,
     chunk: usize,
     offset: usize,
     /// Bytes of the item (`.byte label` keeps the low byte of the address).
@@ -143,6 +203,8 @@ struct Assembler<'o> {
     eqv: HashMap<String, String>,
     chunks: Vec<Chunk>,
     segment: ChunkKind,
+    /// `.text` or `.ktext`, whichever was chosen last: where the next file starts.
+    code_space: ChunkKind,
     next: [u32; 5],
     auto_align: bool,
     /// The data directive a continuation line extends.
@@ -152,8 +214,20 @@ struct Assembler<'o> {
     /// Data labels defined at the current address since the last byte was laid down; MARS
     /// moves them when the next directive aligns itself.
     unplaced_labels: Vec<String>,
-    symbols: SymbolTable,
-    globals: Vec<(String, Line, Token)>,
+    /// Which file of the program is being assembled (index in the order given).
+    unit: usize,
+    /// Where each file is in `sources`.
+    files: Vec<FileId>,
+    /// Each file's labels (its globals too), in definition order.
+    labels: Vec<SymbolTable>,
+    /// The labels `.globl` moved out of their files' scope, and `.extern`s.
+    globals: SymbolTable,
+    /// The file that made each global label global.
+    global_unit: HashMap<String, usize>,
+    /// Every label in definition order: its file, or `None` for an `.extern`.
+    defined: Vec<(Option<usize>, String)>,
+    /// The current file's `.globl` declarations.
+    globl: Vec<(String, Line, Token)>,
     lines: LineTable,
     /// What each data statement emitted.
     data: DataTable,
@@ -164,9 +238,18 @@ struct Assembler<'o> {
     fixups: Vec<DataFixup>,
 }
 
-impl Labels for SymbolTable {
+/// The labels a file's references see: its own first, then the global ones.
+struct Scope<'a> {
+    local: &'a SymbolTable,
+    global: &'a SymbolTable,
+}
+
+impl Labels for Scope<'_> {
     fn address(&self, name: &str) -> Option<u32> {
-        self.addr(name).map(|a| a as u32)
+        self.local
+            .addr(name)
+            .or_else(|| self.global.addr(name))
+            .map(|a| a as u32)
     }
 }
 
@@ -179,6 +262,7 @@ impl<'o> Assembler<'o> {
             eqv: HashMap::new(),
             chunks: Vec::new(),
             segment: ChunkKind::Text,
+            code_space: ChunkKind::Text,
             next: [
                 layout::TEXT,
                 layout::DATA,
@@ -190,8 +274,13 @@ impl<'o> Assembler<'o> {
             last_data: None,
             code_owner: HashMap::new(),
             unplaced_labels: Vec::new(),
-            symbols: SymbolTable::new(false),
-            globals: Vec::new(),
+            unit: 0,
+            files: Vec::new(),
+            labels: Vec::new(),
+            globals: SymbolTable::new(false),
+            global_unit: HashMap::new(),
+            defined: Vec::new(),
+            globl: Vec::new(),
             lines: LineTable::new(),
             data: DataTable::default(),
             macros: Vec::new(),
@@ -199,6 +288,52 @@ impl<'o> Assembler<'o> {
             expanded_lines: 0,
             pending: Vec::new(),
             fixups: Vec::new(),
+        }
+    }
+
+    // ----- files -------------------------------------------------------------------------
+
+    /// What MARS resets at the start of each file: the segment (text, in the address space
+    /// last chosen), automatic alignment, `.eqv`s, macros and the macro label counter.
+    fn begin_file(&mut self, id: FileId) {
+        self.unit = self.labels.len();
+        self.files.push(id);
+        self.labels.push(SymbolTable::new(false));
+        self.segment = self.code_space;
+        self.auto_align = true;
+        self.last_data = None;
+        self.unplaced_labels.clear();
+        self.eqv.clear();
+        self.macros.clear();
+        self.macro_counter = 0;
+    }
+
+    /// The current file's labels.
+    fn local(&self) -> &SymbolTable {
+        &self.labels[self.unit]
+    }
+
+    /// Makes the file's `.globl` labels global, as MARS does at the end of each file.
+    fn end_file(&mut self) {
+        let declared = std::mem::take(&mut self.globl);
+        for (name, line, tok) in &declared {
+            let Some(sym) = self.labels[self.unit].get_mut(name) else {
+                let msg = format!("\"{name}\" declared global label but not defined.");
+                self.error_at(line, tok, msg);
+                continue;
+            };
+            if self.globals.get(name).is_some() {
+                // Declared twice in this file: accepted (see the module header).
+                if self.global_unit.get(name) != Some(&self.unit) {
+                    let msg = format!("\"{name}\" already defined as global in a different file.");
+                    self.error_at(line, tok, msg);
+                }
+                continue;
+            }
+            sym.global = true;
+            let sym = sym.clone();
+            self.global_unit.insert(name.clone(), self.unit);
+            let _ = self.globals.insert(sym);
         }
     }
 
@@ -495,11 +630,14 @@ impl<'o> Assembler<'o> {
             kind,
             global: false,
         };
-        if self.symbols.insert(sym).is_err() {
+        if self.labels[self.unit].insert(sym).is_err() {
             let msg = format!("label \"{}\" already defined", label.text);
             self.error_at(line, label, msg);
-        } else if !self.segment.is_code() {
-            self.unplaced_labels.push(label.text.clone());
+        } else {
+            self.defined.push((Some(self.unit), label.text.clone()));
+            if !self.segment.is_code() {
+                self.unplaced_labels.push(label.text.clone());
+            }
         }
     }
 
@@ -640,7 +778,7 @@ impl<'o> Assembler<'o> {
         let moved = std::mem::take(&mut self.unplaced_labels);
         self.reserve(new.wrapping_sub(old));
         for name in &moved {
-            if let Some(sym) = self.symbols.get_mut(name) {
+            if let Some(sym) = self.labels[self.unit].get_mut(name) {
                 sym.addr = new as u64;
             }
         }
@@ -722,6 +860,7 @@ impl<'o> Assembler<'o> {
             }
         }
         self.pending.push(Pending {
+            unit: self.unit,
             chunk,
             offset,
             addr,
@@ -737,13 +876,11 @@ impl<'o> Assembler<'o> {
     fn finish(mut self) -> Result<Program, Diagnostics> {
         let pending = std::mem::take(&mut self.pending);
         for p in &pending {
-            match forms::expand(
-                p.form,
-                &p.operands,
-                p.addr,
-                &self.symbols,
-                self.opts.delay_slots,
-            ) {
+            let scope = Scope {
+                local: &self.labels[p.unit],
+                global: &self.globals,
+            };
+            match forms::expand(p.form, &p.operands, p.addr, &scope, self.opts.delay_slots) {
                 Ok(words) => {
                     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                     if let Some(dst) = self
@@ -759,7 +896,15 @@ impl<'o> Assembler<'o> {
         }
         let fixups = std::mem::take(&mut self.fixups);
         for f in &fixups {
-            match self.symbols.addr(&f.token.text) {
+            let name = &f.token.text;
+            let addr = if f.global_only {
+                self.globals.addr(name)
+            } else {
+                self.labels[f.unit]
+                    .addr(name)
+                    .or_else(|| self.globals.addr(name))
+            };
+            match addr {
                 Some(a) => {
                     let bytes = (a as u32).to_le_bytes();
                     if let Some(dst) = self
@@ -771,18 +916,8 @@ impl<'o> Assembler<'o> {
                     }
                 }
                 None => {
-                    let msg = format!("Symbol \"{}\" not found in symbol table.", f.token.text);
+                    let msg = format!("Symbol \"{name}\" not found in symbol table.");
                     self.error_at(&f.line, &f.token, msg);
-                }
-            }
-        }
-        let globals = std::mem::take(&mut self.globals);
-        for (name, line, tok) in &globals {
-            match self.symbols.get_mut(name) {
-                Some(sym) => sym.global = true,
-                None => {
-                    let msg = format!("\"{name}\" declared global label but not defined.");
-                    self.error_at(line, tok, msg);
                 }
             }
         }
@@ -791,10 +926,21 @@ impl<'o> Assembler<'o> {
             return Err(self.diags);
         }
         let main = self
-            .symbols
+            .globals
             .get("main")
-            .filter(|s| s.global)
-            .map(|s| s.addr as u32);
+            .map(|s| s.addr as u32)
+            .filter(|&a| in_text(a) || in_ktext(a));
+        // Every file's labels for the debugger, in definition order; names may repeat.
+        let mut symbols = SymbolTable::new(false);
+        for (unit, name) in &self.defined {
+            let table = match unit {
+                Some(u) => &self.labels[*u],
+                None => &self.globals,
+            };
+            if let Some(sym) = table.get(name) {
+                symbols.insert_scoped(sym.clone());
+            }
+        }
         Ok(Program {
             chunks: merge_chunks(self.chunks),
             // MARS resets the PC to the text base, not to the first `.text` statement: the two
@@ -803,11 +949,12 @@ impl<'o> Assembler<'o> {
             main,
             debug: DebugInfo {
                 sources: self.sources,
-                symbols: self.symbols,
+                symbols,
                 lines: self.lines,
                 data: self.data,
             },
             warnings: self.diags,
+            files: self.files,
         })
     }
 
