@@ -5,9 +5,9 @@
 use asmdbg_core::backend::{Backend, BenchTraps};
 use asmdbg_core::elf::ElfError;
 use asmdbg_core::isa::Dialect;
-use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
+use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions, ProgramSource};
 
-use crate::machine::{load_machine, MipsMachine};
+use crate::machine::{load_machine, load_machine_files, MipsMachine};
 
 /// The MIPS backend.
 pub struct MipsBackend;
@@ -61,6 +61,24 @@ impl Backend for MipsBackend {
         opts: &MachineOptions,
     ) -> Result<MipsMachine, LoadError> {
         load_machine(path, &String::from_utf8_lossy(bytes), opts)
+    }
+
+    /// MARS's rules for a program of several files (see `asm::assemble_files`).
+    fn load_files(
+        &self,
+        files: &[ProgramSource],
+        opts: &MachineOptions,
+    ) -> Result<MipsMachine, LoadError> {
+        let sources: Vec<(String, String)> = files
+            .iter()
+            .map(|f| {
+                (
+                    f.path.clone(),
+                    String::from_utf8_lossy(&f.bytes).into_owned(),
+                )
+            })
+            .collect();
+        load_machine_files(&sources, opts)
     }
 
     fn warnings(&self, machine: &MipsMachine) -> String {

@@ -403,49 +403,82 @@ fn write_unit(
         file_ids.push(program.add_file(LineString::String(base.as_bytes().to_vec()), dir_id, None));
     }
 
-    // One sequence per executable section.
-    let mut code_lo = u64::MAX;
-    let mut code_hi = 0;
+    // One sequence per executable section, or, in a section shared with other units (MIPS
+    // files appended in one .text), one per run of this unit's rows: the unit then covers
+    // only its own code, so gdb finds the right unit for a pc.
+    let mut code_ranges: Vec<(u64, u64)> = Vec::new();
+    let mut shares_a_section = false;
     for s in image
         .sections
         .iter()
         .filter(|s| s.exec && !s.data.is_empty())
     {
         let end = s.addr + s.data.len() as u64;
-        let rows: Vec<&LineRow> = debug
+        // Rows of unknown files are dropped.
+        let all: Vec<&LineRow> = debug
             .lines
             .iter()
             .filter(|r| r.addr >= s.addr && r.addr < end)
-            .filter(|r| files.contains(&(r.file as usize)))
+            .filter(|r| (r.file as usize) < debug.files.len())
             .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        // The unit covers the sections that hold its lines.
-        code_lo = code_lo.min(s.addr);
-        code_hi = code_hi.max(end);
-        program.begin_sequence(Some(Address::Constant(s.addr)));
-        let mut last = None;
-        let mut last_loc = None;
-        for r in rows {
-            if last.is_some_and(|a| a >= r.addr) {
-                continue; // not ascending: keep the first row for an address
+        let own = |r: &LineRow| files.contains(&(r.file as usize));
+        let mut runs: Vec<(u64, u64, Vec<&LineRow>)> = Vec::new();
+        if all.iter().all(|r| own(r)) {
+            if !all.is_empty() {
+                runs.push((s.addr, end, all));
             }
-            last = Some(r.addr);
-            // Consecutive words of one line (a pseudo-instruction, a macro call) share a row,
-            // as gas does for assembly: `info line` then shows the whole expansion.
-            if last_loc == Some((r.file, r.line)) {
-                continue;
+        } else {
+            shares_a_section |= all.iter().any(|r| own(r));
+            let mut i = 0;
+            while i < all.len() {
+                if !own(all[i]) {
+                    i += 1;
+                    continue;
+                }
+                let first = i;
+                while i < all.len() && own(all[i]) {
+                    i += 1;
+                }
+                // Up to the next other unit's row past this run's rows (two units may both
+                // have a row at one address).
+                let last = all[i - 1].addr;
+                let run_end = all[i..]
+                    .iter()
+                    .map(|r| r.addr)
+                    .find(|&a| a > last)
+                    .unwrap_or(end);
+                if run_end > all[first].addr {
+                    runs.push((all[first].addr, run_end, all[first..i].to_vec()));
+                }
             }
-            last_loc = Some((r.file, r.line));
-            let row = program.row();
-            row.address_offset = r.addr - s.addr;
-            row.file = file_ids[r.file as usize - files.start];
-            row.line = u64::from(r.line);
-            program.generate_row();
         }
-        program.end_sequence(end - s.addr);
+        for (run_start, run_end, rows) in runs {
+            code_ranges.push((run_start, run_end));
+            program.begin_sequence(Some(Address::Constant(run_start)));
+            let mut last = None;
+            let mut last_loc = None;
+            for r in rows {
+                if last.is_some_and(|a| a >= r.addr) {
+                    continue; // not ascending: keep the first row for an address
+                }
+                last = Some(r.addr);
+                // Consecutive words of one line (a pseudo-instruction, a macro call) share a
+                // row, as gas does for assembly: `info line` then shows the whole expansion.
+                if last_loc == Some((r.file, r.line)) {
+                    continue;
+                }
+                last_loc = Some((r.file, r.line));
+                let row = program.row();
+                row.address_offset = r.addr - run_start;
+                row.file = file_ids[r.file as usize - files.start];
+                row.line = u64::from(r.line);
+                program.generate_row();
+            }
+            program.end_sequence(run_end - run_start);
+        }
     }
+    let code_lo = code_ranges.iter().map(|r| r.0).min().unwrap_or(u64::MAX);
+    let code_hi = code_ranges.iter().map(|r| r.1).max().unwrap_or(0);
     unit.line_program = program;
 
     let root = unit.root();
@@ -472,11 +505,25 @@ fn write_unit(
                 gimli::DW_AT_low_pc,
                 AttributeValue::Address(Address::Constant(code_lo)),
             );
-            cu.set(
-                gimli::DW_AT_high_pc,
-                AttributeValue::Address(Address::Constant(code_hi)),
-            );
         }
+    }
+    if shares_a_section && code_ranges.len() > 1 {
+        // Runs of code with other units' code between them.
+        let list = code_ranges
+            .iter()
+            .map(|&(begin, end)| Range::OffsetPair {
+                begin: begin - code_lo,
+                end: end - code_lo,
+            })
+            .collect();
+        let ranges = unit.ranges.add(RangeList(list));
+        unit.get_mut(root)
+            .set(gimli::DW_AT_ranges, AttributeValue::RangeListRef(ranges));
+    } else if code_lo < code_hi {
+        unit.get_mut(root).set(
+            gimli::DW_AT_high_pc,
+            AttributeValue::Address(Address::Constant(code_hi)),
+        );
     }
     let cu_base = if code_lo < code_hi { code_lo } else { 0 };
 
