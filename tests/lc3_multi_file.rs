@@ -3,31 +3,11 @@
 //! profile's simulator starts (the last file's first .ORIG), `--entry`, overlapping files,
 //! labels local to their file, and errors that name their file.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn asmdbg(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asmdbg"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("asmdbg runs")
-}
+use std::path::Path;
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A directory of its own for one test's files.
-fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("asmdbg-lc3-multi-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (file, contents) in files {
-        std::fs::write(dir.join(file), contents).unwrap();
-    }
-    dir
-}
+use support::{asmdbg_in as asmdbg, text, Scratch};
 
 /// A main program at x3000 that prints the string a data file placed at x4000; both define a
 /// label `MSG`, each file's code using its own (no linking: a label is local to its file).
@@ -47,7 +27,8 @@ fn run_ok(dir: &Path, args: &[&str]) -> String {
 
 #[test]
 fn two_sources_each_at_its_origin_start_at_the_last_file() {
-    let dir = scratch("two", &[("main.asm", MAIN), ("data.asm", DATA)]);
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("data.asm", DATA)]);
+    let dir = scratch.path().to_path_buf();
     for profile in ["patt", "lc3tools", "lc3sim"] {
         let out = run_ok(&dir, &["run", "data.asm", "main.asm", "--profile", profile]);
         assert!(
@@ -68,7 +49,8 @@ fn two_sources_each_at_its_origin_start_at_the_last_file() {
 
 #[test]
 fn entry_overrides_the_start_by_label_or_address() {
-    let dir = scratch("entry", &[("main.asm", MAIN), ("data.asm", DATA)]);
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("data.asm", DATA)]);
+    let dir = scratch.path().to_path_buf();
     let out = run_ok(&dir, &["run", "main.asm", "data.asm", "--entry", "MAIN"]);
     assert!(out.starts_with("data file and main\n"), "{out:?}");
     let out = run_ok(&dir, &["run", "main.asm", "data.asm", "--entry", "x3000"]);
@@ -86,7 +68,8 @@ fn entry_overrides_the_start_by_label_or_address() {
 
 #[test]
 fn object_and_assembly_files_together() {
-    let dir = scratch("obj", &[("main.asm", MAIN), ("data.asm", DATA)]);
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("data.asm", DATA)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["asm", "data.asm"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(dir.join("data.obj").exists() && dir.join("data.sym").exists());
@@ -96,7 +79,8 @@ fn object_and_assembly_files_together() {
 
 #[test]
 fn asm_writes_one_object_file_per_source() {
-    let dir = scratch("asm", &[("main.asm", MAIN), ("data.asm", DATA)]);
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("data.asm", DATA)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["asm", "main.asm", "data.asm"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let main = std::fs::read(dir.join("main.obj")).unwrap();
@@ -124,10 +108,9 @@ fn asm_writes_one_object_file_per_source() {
 #[test]
 fn overlapping_files_are_an_error_except_under_lc3tools() {
     let other = "\t.ORIG x4002\n\t.FILL #7\n\t.FILL #8\n\t.END\n";
-    let dir = scratch(
-        "overlap",
-        &[("main.asm", MAIN), ("data.asm", DATA), ("other.asm", other)],
-    );
+    let scratch =
+        Scratch::with_files(&[("main.asm", MAIN), ("data.asm", DATA), ("other.asm", other)]);
+    let dir = scratch.path().to_path_buf();
     for profile in ["patt", "lc3sim"] {
         let out = asmdbg(
             &dir,
@@ -175,7 +158,8 @@ fn overlapping_files_are_an_error_except_under_lc3tools() {
 fn errors_name_their_file_and_every_file_is_checked() {
     let bad_main = "\t.ORIG x3000\n\tLD R0, MSG\n\tPUTS\n\tHALT\n\t.END\n";
     let bad_data = "\t.ORIG x4000\nMSG\t.STRINGZ \"x\"\n\tADD R9, R0, R0\n\t.END\n";
-    let dir = scratch("errors", &[("main.asm", bad_main), ("data.asm", bad_data)]);
+    let scratch = Scratch::with_files(&[("main.asm", bad_main), ("data.asm", bad_data)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "main.asm", "data.asm"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
@@ -192,7 +176,8 @@ fn errors_name_their_file_and_every_file_is_checked() {
 #[test]
 fn simplerisc_programs_are_one_file() {
     let prog = ".main:\n\tmov r1, 3\n\t.print r1\n";
-    let dir = scratch("sr", &[("a.asm", prog), ("b.asm", prog)]);
+    let scratch = Scratch::with_files(&[("a.asm", prog), ("b.asm", prog)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "a.asm", "b.asm"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(

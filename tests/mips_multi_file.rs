@@ -3,33 +3,14 @@
 //! the first file and every other .asm file of its folder), MARS's error texts for an
 //! undefined and a doubly defined global naming their file, and `asm` writing one ELF.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
+
+use std::path::PathBuf;
+
+use support::{asmdbg_in as asmdbg, text, Scratch};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn asmdbg(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_asmdbg"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("asmdbg runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("asmdbg-mips-multi-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (file, contents) in files {
-        std::fs::write(dir.join(file), contents).unwrap();
-    }
-    dir
 }
 
 const MAIN: &str = ".text\n.globl main\nmain:\tjal helper\n\tli $v0, 10\n\tsyscall\n";
@@ -79,7 +60,8 @@ fn two_files_with_globals_and_includes_run_and_assemble_to_one_elf() {
 #[test]
 fn a_label_not_declared_global_is_not_found_in_the_other_file() {
     let local_helper = HELPER.replace(".globl helper\n", "");
-    let dir = scratch("local", &[("main.asm", MAIN), ("util.asm", &local_helper)]);
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("util.asm", &local_helper)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "main.asm", "util.asm"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -95,10 +77,8 @@ fn a_label_not_declared_global_is_not_found_in_the_other_file() {
 
 #[test]
 fn a_global_defined_in_two_files_is_an_error_in_the_second() {
-    let dir = scratch(
-        "dup",
-        &[("main.asm", MAIN), ("a.asm", HELPER), ("b.asm", HELPER)],
-    );
+    let scratch = Scratch::with_files(&[("main.asm", MAIN), ("a.asm", HELPER), ("b.asm", HELPER)]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "main.asm", "a.asm", "b.asm"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
@@ -112,14 +92,12 @@ fn a_global_defined_in_two_files_is_an_error_in_the_second() {
 
 #[test]
 fn project_assembles_every_asm_file_of_the_folder() {
-    let dir = scratch(
-        "project",
-        &[
-            ("main.asm", MAIN),
-            ("util.asm", HELPER),
-            ("notes.txt", "not assembly"),
-        ],
-    );
+    let scratch = Scratch::with_files(&[
+        ("main.asm", MAIN),
+        ("util.asm", HELPER),
+        ("notes.txt", "not assembly"),
+    ]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "main.asm", "--project"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "7");
@@ -141,13 +119,11 @@ fn project_assembles_every_asm_file_of_the_folder() {
 
 #[test]
 fn lc3_refuses_project_and_mips_refuses_entry() {
-    let dir = scratch(
-        "flags",
-        &[
-            ("main.asm", MAIN),
-            ("p.asm", "\t.ORIG x3000\n\tHALT\n\t.END\n"),
-        ],
-    );
+    let scratch = Scratch::with_files(&[
+        ("main.asm", MAIN),
+        ("p.asm", "\t.ORIG x3000\n\tHALT\n\t.END\n"),
+    ]);
+    let dir = scratch.path().to_path_buf();
     let out = asmdbg(&dir, &["run", "p.asm", "--project"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -161,8 +137,6 @@ fn lc3_refuses_project_and_mips_refuses_entry() {
         "--entry (LC-3 only) does not apply to MIPS programs\n"
     );
 }
-
-mod support;
 
 /// gdb-multiarch on the two-file program: a breakpoint in each file, `bt` inside lib.asm's
 /// function shows main.asm's caller, `finish` returns to main.asm.

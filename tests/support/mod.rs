@@ -38,6 +38,32 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// A scratch directory holding `files` (name, contents).
+    pub fn with_files(files: &[(&str, &str)]) -> Self {
+        let scratch = Scratch::new();
+        for (name, text) in files {
+            scratch.write(name, text);
+        }
+        scratch
+    }
+}
+
+/// Runs `asmdbg ARGS` in `dir` without input.
+pub fn asmdbg_in(dir: &Path, args: &[&str]) -> Output {
+    asmdbg()
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("asmdbg runs")
+}
+
+/// Bytes as text, for messages and comparisons.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// Runs `asmdbg ARGS` to completion with `stdin` as its input.
 pub fn run_asmdbg(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = asmdbg()
