@@ -172,3 +172,66 @@ pub fn link(parts: Vec<ProgramPart>, rules: LoaderRules) -> Result<Program, Link
     }
     Ok(linked)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(path: &str, blocks: &[(u16, usize)]) -> ProgramPart {
+        ProgramPart {
+            path: path.to_string(),
+            program: Program {
+                segments: blocks
+                    .iter()
+                    .map(|&(origin, len)| Segment {
+                        origin,
+                        words: vec![origin; len],
+                    })
+                    .collect(),
+                ..Program::default()
+            },
+        }
+    }
+
+    #[test]
+    fn the_last_file_starts_and_lc3tools_skips_a_file_at_x0000() {
+        let parts = || {
+            vec![
+                part("a.asm", &[(0x3000, 4)]),
+                part("os.obj", &[(0x0000, 2)]),
+            ]
+        };
+        assert_eq!(link(parts(), LoaderRules::Strict).unwrap().entry(), Some(0));
+        let linked = link(parts(), LoaderRules::Lc3tools).unwrap();
+        assert_eq!(linked.entry(), Some(0x3000));
+        assert_eq!(linked.segments.len(), 2);
+        assert!(linked.load_notes.is_empty());
+    }
+
+    #[test]
+    fn overlaps_name_both_files_and_the_first_shared_range() {
+        let parts = || {
+            vec![
+                part("a.asm", &[(0x3000, 4), (0x4000, 16)]),
+                part("b.asm", &[(0x4008, 2), (0x3003, 2)]),
+            ]
+        };
+        let err = link(parts(), LoaderRules::Strict).unwrap_err();
+        assert_eq!(
+            err,
+            LinkError::Overlap {
+                first: "a.asm".into(),
+                second: "b.asm".into(),
+                range: "x3003".into(),
+            }
+        );
+        let linked = link(parts(), LoaderRules::Lc3tools).unwrap();
+        assert_eq!(
+            linked.load_notes,
+            ["warning: b.asm overlaps a.asm at x3003; as lc3tools loads them, the later file's words are in memory"]
+        );
+        // Adjacent blocks do not overlap; a block at the top of memory stops there.
+        let ok = vec![part("a.asm", &[(0xFFFE, 5)]), part("b.asm", &[(0xFFFD, 1)])];
+        assert!(link(ok, LoaderRules::Strict).is_ok());
+    }
+}

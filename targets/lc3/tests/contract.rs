@@ -227,6 +227,53 @@ fn keyboard_interrupt_runs_the_isr_when_input_arrives() {
 }
 
 #[test]
+fn a_step_that_takes_an_interrupt_stops_on_the_routine_before_running_it() {
+    let mut m = machine(INTERRUPTS, "patt");
+    let isr = label(&m, "ISR");
+    assert_eq!(m.run(100).stop, None, "interrupts on, spinning");
+    let executed = m.instructions_executed();
+    m.console().push_input(b"k");
+    assert_eq!(m.step(), None);
+    assert_eq!(m.pc(), isr, "at the routine's first instruction");
+    assert_eq!(m.instructions_executed(), executed, "no instruction ran");
+    assert_eq!(m.read_register(9).map(|p| p & 0x8700), Some(0x0400));
+    assert_eq!(m.step(), None);
+    assert_eq!(m.pc(), isr + 1, "the next step runs it");
+    assert_eq!(m.instructions_executed(), executed + 1);
+}
+
+#[test]
+fn interrupts_wait_for_a_priority_below_four_and_do_not_nest() {
+    let mut m = machine(INTERRUPTS, "patt");
+    let isr = label(&m, "ISR");
+    assert_eq!(m.run(100).stop, None, "interrupts on, spinning");
+    // Running at priority 4 (still user mode): a key waits.
+    m.write_register(9, 0x8400);
+    m.console().push_input(b"ab");
+    m.breakpoints().insert(isr);
+    assert_eq!(m.run(1000).stop, None, "no interrupt at PL4");
+    // Back at priority 0 it is taken; the second key waits until the routine's RTI (the
+    // routine runs at PL4), then interrupts the program again, not the routine.
+    m.write_register(9, 0x8000);
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), isr);
+    let first = m.debug_read(0x2FFE).unwrap();
+    assert!(
+        first >= 0x3004 && first < isr as u32,
+        "pushed PC {first:#x}"
+    );
+    assert_eq!(m.read_register(6), Some(0x2FFE));
+    assert_eq!(m.run(1000).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.pc(), isr);
+    assert_eq!(m.read_register(6), Some(0x2FFE), "not nested: one frame");
+    let second = m.debug_read(0x2FFE).unwrap();
+    assert!(
+        second >= 0x3004 && second < isr as u32,
+        "pushed PC {second:#x}"
+    );
+}
+
+#[test]
 fn lc3tools_interrupt_switches_stacks_and_rti_restores_user_mode() {
     // A user program cannot program KBSR or the vector table under lc3tools; the debugger can.
     let source = "\
