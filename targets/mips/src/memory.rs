@@ -48,6 +48,22 @@ pub fn in_ktext(addr: u32) -> bool {
     (KTEXT_BASE..KTEXT_LIMIT).contains(&addr)
 }
 
+/// Bytes per page of a [`MemoryImage`].
+const PAGE: usize = 4096;
+
+/// The non-zero pages of a [`Memory`], per segment (page index, bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryImage {
+    segments: [Vec<(u32, Box<[u8]>)>; 4],
+}
+
+impl MemoryImage {
+    /// Bytes the kept pages take.
+    pub fn bytes(&self) -> usize {
+        self.segments.iter().map(|s| s.len() * PAGE).sum()
+    }
+}
+
 /// Data, stack, kernel data and MMIO bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Memory {
@@ -161,6 +177,49 @@ impl Memory {
     }
 
     #[inline(always)]
+    /// A copy of the memory that keeps only its pages holding something other than zeros (a
+    /// program touches kilobytes of its 12 MiB): what a snapshot holds.
+    pub fn image(&self) -> MemoryImage {
+        MemoryImage {
+            segments: self.segments().map(|bytes| {
+                bytes
+                    .chunks(PAGE)
+                    .enumerate()
+                    .filter(|(_, page)| page.iter().any(|&b| b != 0))
+                    .map(|(i, page)| (i as u32, page.into()))
+                    .collect()
+            }),
+        }
+    }
+
+    /// Puts an [`Memory::image`] back: its pages, and zeros everywhere else.
+    pub fn restore_image(&mut self, image: &MemoryImage) {
+        for (bytes, pages) in self.segments_mut().into_iter().zip(&image.segments) {
+            let mut kept = pages.iter().peekable();
+            for (i, page) in bytes.chunks_mut(PAGE).enumerate() {
+                match kept.next_if(|(at, _)| *at as usize == i) {
+                    Some((_, saved)) => page.copy_from_slice(saved),
+                    // Untouched pages stay untouched (reading zeros maps nothing).
+                    None if page.iter().any(|&b| b != 0) => page.fill(0),
+                    None => {}
+                }
+            }
+        }
+    }
+
+    fn segments(&self) -> [&[u8]; 4] {
+        [&self.data, &self.stack, &self.kdata, &self.mmio]
+    }
+
+    fn segments_mut(&mut self) -> [&mut [u8]; 4] {
+        [
+            &mut self.data,
+            &mut self.stack,
+            &mut self.kdata,
+            &mut self.mmio,
+        ]
+    }
+
     pub fn read_u32(&self, addr: u32) -> Option<u32> {
         let b = self.slice(addr, 4)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

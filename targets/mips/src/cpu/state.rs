@@ -3,7 +3,7 @@
 use asmdbg_core::Console;
 
 use crate::decode::Instruction;
-use crate::memory::Memory;
+use crate::memory::MemoryImage;
 
 use super::{Cpu, Delay};
 
@@ -21,7 +21,8 @@ pub struct CpuState {
     pub cause: u32,
     pub epc: u32,
     pub badvaddr: u32,
-    pub mem: Memory,
+    /// The memory's non-zero pages.
+    pub mem: MemoryImage,
     /// The code as loaded or patched: decoded instructions and their words.
     text: Vec<Instruction>,
     text_words: Vec<u32>,
@@ -32,6 +33,14 @@ pub struct CpuState {
     delay: Delay,
     delay_target: u32,
     pub instructions: u64,
+}
+
+impl CpuState {
+    /// Bytes the text and ktext copies take.
+    pub fn text_bytes(&self) -> usize {
+        (self.text.len() + self.ktext.len()) * std::mem::size_of::<Instruction>()
+            + (self.text_words.len() + self.ktext_words.len()) * 4
+    }
 }
 
 impl Cpu {
@@ -48,7 +57,7 @@ impl Cpu {
             cause: self.cause,
             epc: self.epc,
             badvaddr: self.badvaddr,
-            mem: self.mem.clone(),
+            mem: self.mem.image(),
             text: self.debug.breakpoints.code().to_vec(),
             text_words: self.text_words.clone(),
             ktext: self.ktext.clone(),
@@ -74,7 +83,7 @@ impl Cpu {
         self.cause = state.cause;
         self.epc = state.epc;
         self.badvaddr = state.badvaddr;
-        self.mem.clone_from(&state.mem);
+        self.mem.restore_image(&state.mem);
         self.debug.breakpoints.replace_code(&state.text);
         self.text_words.clone_from(&state.text_words);
         self.ktext.clone_from(&state.ktext);
