@@ -18,3 +18,6 @@ commands
   continue
 end
 continue
+# The program's end is first the end of its recorded history (from there `reverse-continue`
+# goes back to the last change of turn); one more `continue` ends it.
+continue

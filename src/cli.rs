@@ -215,6 +215,13 @@ pub struct DebugArgs {
     /// Exit when the first gdb session ends instead of waiting for the next connection.
     #[arg(long)]
     pub once: bool,
+    /// Time travel: memory for the run's checkpoints, in MiB (older ones are thinned past it;
+    /// history stays complete back to the start and only gets slower to reach).
+    #[arg(long, value_name = "N", default_value = "256", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub history_mb: u64,
+    /// Time travel off: reverse-step and reverse-continue report the start of history at once.
+    #[arg(long)]
+    pub no_history: bool,
     /// Where to write the program's ELF (symbols, lines, DWARF) for IDEs; default: beside the
     /// program's first file with the extension .elf. gdb also receives it over the
     /// connection.

@@ -235,6 +235,10 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
         let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
         debuggee.exec = exec;
         debuggee.pokes = written;
+        if !args.no_history {
+            // The pokes are part of the start of history.
+            debuggee.record_history((args.history_mb as usize) << 20);
+        }
         let mut session = debug::Session::new(debuggee, guest_console, discipline);
         session.serve(listener, args.once).await?;
         session.finish();

@@ -176,8 +176,12 @@ fn program_output_reaches_the_console_and_exit_is_reported() {
     }
     let (_dir, stub) = countdown();
     let console = stub.open_console();
-    let out = stub.gdb("continue");
-    assert!(out.contains("exited normally"), "{out}");
+    // The end is first the end of history (time travel), then the end.
+    let out = stub.gdb("continue\ncontinue");
+    assert_in_order(
+        &out,
+        &["No more reverse-execution history.", "exited normally"],
+    );
     let text = console.wait_for("Halting", Duration::from_secs(10));
     assert_in_order(&text, &["done\n", "----- Halting the processor -----"]);
 }
@@ -236,8 +240,12 @@ fn console_input_reaches_the_guest_and_ctrl_c_interrupts_a_blocked_guest() {
     assert!(out.contains("Program received signal SIGINT"), "{out}");
     // Reconnect (state kept), type into the pty, and let it finish.
     console.type_bytes(b"hi\n");
-    let out = stub.gdb("continue");
-    assert!(out.contains("exited normally"), "{out}");
+    // The end is first the end of history (time travel), then the end.
+    let out = stub.gdb("continue\ncontinue");
+    assert_in_order(
+        &out,
+        &["No more reverse-execution history.", "exited normally"],
+    );
     let text = console.wait_for("Halting", Duration::from_secs(10));
     assert_in_order(&text, &["hi\n", "Halting the processor"]);
 }

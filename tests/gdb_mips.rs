@@ -115,8 +115,12 @@ fn console_input_ctrl_c_and_exit() {
         &["Program received signal SIGINT", "$1 = 0x400020", "$2 = 5"],
     );
     console.type_bytes(b"27\n");
-    let out = stub.gdb("continue");
-    assert!(out.contains("exited normally"), "{out}");
+    // The end is first the end of history (time travel), then the end.
+    let out = stub.gdb("continue\ncontinue");
+    assert_in_order(
+        &out,
+        &["No more reverse-execution history.", "exited normally"],
+    );
     let text = console.wait_for("total: 42", Duration::from_secs(10));
     assert!(text.contains("total: 42"), "{text}");
 }

@@ -73,8 +73,16 @@ fn after_detach_the_game_runs_on_and_a_new_debugger_finds_it_where_it_got_to() {
         "{stderr}"
     );
     // The next debugger finds the ended program and can still look at it.
-    let out = stub.gdb("p $r1\ncontinue");
-    assert_in_order(&out, &["$1 = 0", "exited normally"]);
+    let out = stub.gdb("p $r1\ncontinue\ncontinue");
+    // The end of history first (time travel), then the end.
+    assert_in_order(
+        &out,
+        &[
+            "$1 = 0",
+            "No more reverse-execution history.",
+            "exited normally",
+        ],
+    );
 }
 
 /// Sends one packet without acknowledgement mode negotiation and reads until its reply.
@@ -115,8 +123,15 @@ fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
     // Had it run, the keys would be echoed and the program would have halted.
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(console.output(), "", "the machine stayed halted");
-    let out = stub.gdb("p/x $pc\ncontinue");
-    assert_in_order(&out, &["$1 = 0x6000", "exited normally"]);
+    let out = stub.gdb("p/x $pc\ncontinue\ncontinue");
+    assert_in_order(
+        &out,
+        &[
+            "$1 = 0x6000",
+            "No more reverse-execution history.",
+            "exited normally",
+        ],
+    );
     let shown = console.wait_for("Halting", Duration::from_secs(10));
     assert_in_order(&shown, &["x\n", "Halting the processor"]);
 }

@@ -45,7 +45,7 @@ fn registers_step_and_breakpoints() {
     }
     let (_dir, stub) = start();
     let out = stub.gdb(
-        "info registers\nstepi\np $r1\np $pc\nbreak *0x80000014\ncontinue\np $r1\nx/xw 100\nset $r1 = 0\ndelete\ncontinue",
+        "info registers\nstepi\np $r1\np $pc\nbreak *0x80000014\ncontinue\np $r1\nx/xw 100\nset $r1 = 0\ndelete\ncontinue\ncontinue",
     );
     assert_in_order(
         &out,
@@ -61,6 +61,8 @@ fn registers_step_and_breakpoints() {
             "Breakpoint 1, ",
             "$3 = 2",
             ":\t0x00000003",
+            // The end of history first (time travel), then the end.
+            "No more reverse-execution history.",
             "exited normally",
         ],
     );
@@ -74,7 +76,7 @@ fn watchpoint_on_data_and_call_return() {
     let (_dir, stub) = start();
     let console = stub.open_console();
     let out = stub.gdb(
-        "watch *(int*)100\ncontinue\ncontinue\ndelete\nbreak *0x80000028\ncontinue\np $lr\np $r15\ndelete\ncontinue",
+        "watch *(int*)100\ncontinue\ncontinue\ndelete\nbreak *0x80000028\ncontinue\np $lr\np $r15\ndelete\ncontinue\ncontinue",
     );
     assert_in_order(
         &out,
@@ -87,6 +89,7 @@ fn watchpoint_on_data_and_call_return() {
             "Breakpoint 2, ",
             "$1 = (void (*)()) 0x80000020",
             "$2 = (void (*)()) 0x20",
+            "No more reverse-execution history.",
             "exited normally",
         ],
     );

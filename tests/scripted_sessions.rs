@@ -59,6 +59,7 @@ fn watch_current_player_stops_on_every_change_of_turn_and_never_for_a_box() {
     expected.extend(hit(1, 2, 0, 0));
     // The box: player 2 scores 1 and keeps the turn, so the next stop is 2 -> 1 after F6.
     expected.extend(hit(2, 1, 0, 1));
+    expected.push("No more reverse-execution history.".to_string());
     expected.push("exited normally".to_string());
     let needles: Vec<&str> = expected.iter().map(String::as_str).collect();
     assert_in_order(&out, &needles);

@@ -311,6 +311,12 @@ fn cppdbg_command_sequence_on_lc3() {
     mi.cmd("-stack-list-variables --simple-values", "^done");
     mi.cmd("-break-delete", "^done");
     mi.cmd("-exec-continue", "^running");
+    // The end of history first (time travel: VS Code shows a stop there), then the end.
+    assert_has(
+        &mi.wait("*stopped", "end of history"),
+        &["No more reverse-execution history."],
+    );
+    mi.cmd("-exec-continue", "^running");
     assert_has(&mi.wait("*stopped", "exit"), &["exited-normally"]);
 }
 
@@ -422,6 +428,12 @@ fn cppdbg_command_sequence_on_mips() {
         ],
     );
     mi.cmd("-break-delete", "^done");
+    mi.cmd("-exec-continue", "^running");
+    // The end of history first (time travel: VS Code shows a stop there), then the end.
+    assert_has(
+        &mi.wait("*stopped", "end of history"),
+        &["No more reverse-execution history."],
+    );
     mi.cmd("-exec-continue", "^running");
     assert_has(&mi.wait("*stopped", "exit"), &["exited-normally"]);
 }

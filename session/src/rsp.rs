@@ -15,11 +15,14 @@
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, DebuggeeError, GdbMachine, ResumeMode};
+use asmdbg_core::history::ReverseStop;
 use asmdbg_core::StopEvent;
+use gdbstub::arch::Arch;
 use gdbstub::common::Signal;
 use gdbstub::conn::Connection;
 use gdbstub::stub::state_machine::GdbStubStateMachine;
 use gdbstub::stub::{DisconnectReason, GdbStubBuilder, SingleThreadStopReason};
+use gdbstub::target::ext::base::reverse_exec::ReplayLogPosition;
 
 use crate::arch_check::{self, ArchCheck};
 use crate::discipline::Discipline;
@@ -68,6 +71,8 @@ impl Connection for BufConn {
 }
 
 type Stub<G> = GdbStubStateMachine<'static, Debuggee<G>, BufConn>;
+/// What gdb is told when the machine stops.
+type StopReason<G> = SingleThreadStopReason<<<G as GdbMachine>::Arch as Arch>::Usize>;
 type StubError = gdbstub::stub::GdbStubError<DebuggeeError, std::convert::Infallible>;
 
 fn conn<G: GdbMachine>(sm: &mut Stub<G>) -> &mut BufConn {
@@ -156,6 +161,9 @@ pub struct RspSession<G: GdbMachine> {
     /// gdb's single step needs console input that has not come: it waits for input like a
     /// running guest (until then, stepping again would only ask again).
     step_waits: bool,
+    /// Console input typed while the machine was in the past, queued once it is back at the
+    /// end of its history.
+    held_input: Vec<u8>,
 }
 
 impl<G: GdbMachine> RspSession<G> {
@@ -174,6 +182,7 @@ impl<G: GdbMachine> RspSession<G> {
             free_running: false,
             notices: Vec::new(),
             step_waits: false,
+            held_input: Vec::new(),
         }
     }
 
@@ -275,9 +284,21 @@ impl<G: GdbMachine> RspSession<G> {
         let mut echo = Vec::new();
         self.discipline.input(typed, &mut guest, &mut echo);
         self.add_to_backlog(&echo);
+        self.step_waits = false;
+        if self.in_past() {
+            // The machine replays recorded input until it is back at the end of its history;
+            // what is typed meanwhile comes after that.
+            self.held_input.extend_from_slice(&guest);
+            return;
+        }
         // The one place typed bytes enter the machine.
         self.target.machine.queue_input(&guest);
-        self.step_waits = false;
+    }
+
+    /// Whether the machine is in the past of its recorded run (time travel).
+    fn in_past(&self) -> bool {
+        let now = self.target.machine.instructions_executed();
+        self.target.history.as_ref().is_some_and(|h| h.in_past(now))
     }
 
     /// The console's input ended (stdin closed).
@@ -310,12 +331,15 @@ impl<G: GdbMachine> RspSession<G> {
 
     /// Whether console input is wanted now.
     pub fn wants_input(&mut self) -> bool {
-        !self.input_closed && self.target.machine.console().pending_input() < INPUT_BACKLOG
+        self.held_input.len() < INPUT_BACKLOG
+            && !self.input_closed
+            && self.target.machine.console().pending_input() < INPUT_BACKLOG
     }
 
     /// What to do next (see [`Poll`]). An ended connection is reported once; the machine then
     /// waits, stopped, for the next one.
     pub fn poll(&mut self, now: Instant) -> Poll {
+        self.release_held_input();
         self.collect_output();
         let mut poll = Poll {
             diagnostics: self.target.machine.take_host_stderr(),
@@ -399,14 +423,24 @@ impl<G: GdbMachine> RspSession<G> {
             self.attached = Some(Attached { sm, framer, arch });
             return;
         };
-        let stepping = self.target.resume == Some(ResumeMode::Step);
+        let mode = self.target.resume;
+        let stepping = mode == Some(ResumeMode::Step);
         // The busy time of `monitor stats`: the one clock read of the session.
         let started = Instant::now();
         let before = self.target.machine.instructions_executed();
-        let event = if stepping {
-            self.target.machine.step()
-        } else {
-            self.burst()
+        let reason = match mode {
+            Some(ResumeMode::ReverseStep) => Some(self.reverse_step()),
+            Some(ResumeMode::ReverseContinue) => Some(self.reverse_continue()),
+            _ => {
+                let event = self.forward(stepping);
+                if stepping && event == Some(StopEvent::NeedInput) {
+                    self.step_waits = true;
+                }
+                match self.end_of_history(&event) {
+                    Some(end) => Some(end),
+                    None => self.target.stop_reason(event, stepping),
+                }
+            }
         };
         self.target.stats.executed += self
             .target
@@ -414,10 +448,7 @@ impl<G: GdbMachine> RspSession<G> {
             .instructions_executed()
             .saturating_sub(before);
         self.target.stats.busy += started.elapsed();
-        if stepping && event == Some(StopEvent::NeedInput) {
-            self.step_waits = true;
-        }
-        let sm = match self.target.stop_reason(event, stepping) {
+        let sm = match reason {
             Some(reason) => {
                 self.step_waits = false;
                 self.target.resume = None;
@@ -432,6 +463,87 @@ impl<G: GdbMachine> RspSession<G> {
             None => g.into(),
         };
         self.attached = Some(Attached { sm, framer, arch });
+    }
+
+    /// Runs forward one burst or one step. In the past (below the history's frontier) the run
+    /// replays: it stops at the frontier and its output, shown when it was made, is dropped.
+    fn forward(&mut self, stepping: bool) -> Option<StopEvent> {
+        let now = self.target.machine.instructions_executed();
+        let past = self
+            .target
+            .history
+            .as_ref()
+            .and_then(|h| h.budget_to_frontier(now));
+        let event = match (stepping, past) {
+            (true, None) => self.target.machine.step(),
+            // A step in the past goes through the replay, which queues the recorded input.
+            (true, Some(_)) => self.target.machine.run(1).stop,
+            (false, limit) => self.burst_limited(limit),
+        };
+        if past.is_some() {
+            let _ = self.target.machine.console().take_output();
+        }
+        if let Some(history) = &mut self.target.history {
+            history.note_progress(&self.target.machine, event.is_some() || stepping);
+        }
+        self.release_held_input();
+        event
+    }
+
+    /// Queues the input held while in the past, once the machine is back at the end.
+    fn release_held_input(&mut self) {
+        if !self.held_input.is_empty() && !self.in_past() {
+            let held = std::mem::take(&mut self.held_input);
+            self.target.machine.queue_input(&held);
+        }
+    }
+
+    /// The program ended live under time travel: gdb is first told the end of history, so the
+    /// student can go back from there; a resume at the same point then reports the end.
+    fn end_of_history(&mut self, event: &Option<StopEvent>) -> Option<StopReason<G>> {
+        self.target.history.as_ref()?;
+        let now = self.target.machine.instructions_executed();
+        match event {
+            // (A machine that ends by an instruction, MIPS's exit syscall, runs it again on the
+            // next resume: the count is no test of "the same end".)
+            Some(StopEvent::Halted | StopEvent::Exited(_))
+                if self.target.end_reported_at.is_none() =>
+            {
+                self.target.end_reported_at = Some(now);
+                Some(replay_log(ReplayLogPosition::End))
+            }
+            _ => None,
+        }
+    }
+
+    /// `bs`: the machine as it was one instruction earlier.
+    fn reverse_step(&mut self) -> StopReason<G> {
+        let begin = replay_log(ReplayLogPosition::Begin);
+        let Some(history) = &mut self.target.history else {
+            return begin;
+        };
+        let now = self.target.machine.instructions_executed();
+        if now <= history.start_count() || !history.seek(&mut self.target.machine, now - 1) {
+            return begin;
+        }
+        self.target.end_reported_at = None;
+        SingleThreadStopReason::DoneStep
+    }
+
+    /// `bc`: back to the previous breakpoint or watchpoint hit, or to the start of history.
+    fn reverse_continue(&mut self) -> StopReason<G> {
+        let begin = replay_log(ReplayLogPosition::Begin);
+        let Some(history) = &mut self.target.history else {
+            return begin;
+        };
+        self.target.end_reported_at = None;
+        match history.reverse_continue(&mut self.target.machine) {
+            ReverseStop::Begin => begin,
+            ReverseStop::Hit(event) => self
+                .target
+                .stop_reason(Some(event), false)
+                .unwrap_or(SingleThreadStopReason::DoneStep),
+        }
     }
 
     /// gdb detached: its breakpoints and watchpoints go (gdb removes its own first; any left
@@ -463,7 +575,12 @@ impl<G: GdbMachine> RspSession<G> {
     /// Runs up to one burst of instructions in slices, ending early when the guest has written
     /// a lot.
     fn burst(&mut self) -> Option<StopEvent> {
-        let mut left = self.burst;
+        self.burst_limited(None)
+    }
+
+    /// [`Self::burst`], running no more than `limit` instructions when given.
+    fn burst_limited(&mut self, limit: Option<u64>) -> Option<StopEvent> {
+        let mut left = limit.map_or(self.burst, |l| l.min(self.burst));
         while left > 0 {
             let slice = left.min(SLICE);
             let outcome = self.target.machine.run(slice);
@@ -506,6 +623,11 @@ fn next_chunk(backlog: &mut Vec<u8>) -> Vec<u8> {
         // park megabytes in the caller's queue.
         backlog.drain(..CHUNK).collect()
     }
+}
+
+/// The stop at either end of the recorded history ("No more reverse-execution history.").
+fn replay_log<U>(pos: ReplayLogPosition) -> SingleThreadStopReason<U> {
+    SingleThreadStopReason::ReplayLog { tid: None, pos }
 }
 
 fn interrupted<U>() -> SingleThreadStopReason<U> {
@@ -609,6 +731,8 @@ fn restart<G: GdbMachine>(
     match resume {
         Some(ResumeMode::Continue) => sm = replay(sm, "vCont;c")?,
         Some(ResumeMode::Step) => sm = replay(sm, "vCont;s")?,
+        Some(ResumeMode::ReverseStep) => sm = replay(sm, "bs")?,
+        Some(ResumeMode::ReverseContinue) => sm = replay(sm, "bc")?,
         None => {}
     }
     conn(&mut sm).0.clear();

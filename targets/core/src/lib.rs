@@ -15,6 +15,7 @@ pub mod elf;
 pub mod event;
 pub mod flow;
 pub mod gdb;
+pub mod history;
 pub mod host;
 pub mod isa;
 pub mod machine;

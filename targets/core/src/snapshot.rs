@@ -25,4 +25,9 @@ pub trait Snapshot {
     /// Puts `state` back: afterwards the machine behaves exactly as when `state` was taken,
     /// with the debugger's current breakpoints and watchpoints.
     fn restore(&mut self, state: &Self::State);
+
+    /// About how many bytes `state` takes (time travel caps its checkpoints by it).
+    fn state_bytes(&self, _state: &Self::State) -> usize {
+        std::mem::size_of::<Self::State>()
+    }
 }

@@ -182,6 +182,11 @@ impl Snapshot for Lc3Machine {
     fn restore(&mut self, state: &Lc3State) {
         self.cpu.set_state(&state.cpu);
     }
+
+    fn state_bytes(&self, state: &Lc3State) -> usize {
+        // The 64 Ki words of memory, and the console's queued input.
+        std::mem::size_of::<Lc3State>() + 2 * 0x10000 + state.cpu.console.pending_input()
+    }
 }
 
 impl Machine for Lc3Machine {

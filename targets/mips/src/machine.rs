@@ -226,6 +226,11 @@ impl Snapshot for MipsMachine {
         self.sys.clone_from(&state.sys);
         self.host.forget_handles();
     }
+
+    fn state_bytes(&self, state: &MipsState) -> usize {
+        // The memory's non-zero pages, the text decoded and as words, queued input.
+        state.cpu.mem.bytes() + state.cpu.text_bytes() + state.cpu.console.pending_input()
+    }
 }
 
 fn bad_program(message: String) -> LoadError {

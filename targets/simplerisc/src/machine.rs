@@ -210,6 +210,10 @@ impl Snapshot for SrMachine {
         // Also drops a pending watch resume, which belonged to the interrupted run.
         cpu.set_pc_index(state.pc);
     }
+
+    fn state_bytes(&self, state: &SrState) -> usize {
+        std::mem::size_of::<SrState>() + state.mem.len() * 4 + state.console.pending_input()
+    }
 }
 
 /// Assembles `text` (named `path` in messages) and builds the machine: what `asmdbg run` and

@@ -24,6 +24,7 @@ impl<G: GdbMachine> SingleThreadBase for Debuggee<G> {
         regs: &<Self::Arch as Arch>::Registers,
     ) -> TargetResult<(), Self> {
         self.machine.gdb_write_registers(regs);
+        self.state_written();
         Ok(())
     }
 
@@ -60,6 +61,7 @@ impl<G: GdbMachine> SingleThreadBase for Debuggee<G> {
                 .gdb_write_byte(start.wrapping_add(i as u64), b)
                 .map_err(|_| TargetError::Errno(EFAULT))?;
         }
+        self.state_written();
         Ok(())
     }
 
@@ -88,6 +90,7 @@ impl<G: GdbMachine> SingleRegisterAccess<()> for Debuggee<G> {
         val: &[u8],
     ) -> TargetResult<(), Self> {
         if self.machine.gdb_write_register(reg_id, val) {
+            self.state_written();
             Ok(())
         } else {
             Err(TargetError::Errno(EINVAL))

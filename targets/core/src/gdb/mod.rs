@@ -39,10 +39,13 @@ use gdbstub::target::Target;
 use num_traits::{FromPrimitive, ToPrimitive};
 
 use crate::event::{FaultKind, StopEvent};
+use crate::history::History;
+use crate::host::Replayable;
 use crate::machine::{Machine, MemError, RegisterInfo};
+use crate::snapshot::Snapshot;
 
 /// How gdb sees one ISA's machine.
-pub trait GdbMachine: Machine + Send + 'static {
+pub trait GdbMachine: Machine + Snapshot + Replayable + Send + 'static {
     type Arch: Arch;
 
     /// The target description served as `target.xml`.
@@ -110,6 +113,10 @@ pub trait GdbMachine: Machine + Send + 'static {
 pub enum ResumeMode {
     Continue,
     Step,
+    /// gdb's `bs`: one instruction back in history.
+    ReverseStep,
+    /// gdb's `bc`: back to the previous breakpoint or watchpoint hit, or the start.
+    ReverseContinue,
 }
 
 /// The ELF gdb can fetch through `qXfer:exec-file` and host I/O.
@@ -165,6 +172,13 @@ pub struct Debuggee<G: GdbMachine> {
     pub console_notes: Vec<u8>,
     /// Words written before the program started (`--poke`): written again by `monitor reset`.
     pub pokes: Vec<(u64, u32)>,
+    /// Time travel: the run's checkpoints and input log (`None`: `--no-history`).
+    pub history: Option<History<G::State>>,
+    /// The memory cap of the history's checkpoints.
+    pub history_cap: usize,
+    /// The program's end was reported as the end of history (`replaylog:end`), at this count:
+    /// a resume from there (before any move back in history) reports the end itself.
+    pub end_reported_at: Option<u64>,
     created: Instant,
 }
 
@@ -191,8 +205,35 @@ impl<G: GdbMachine> Debuggee<G> {
             stats: RunStats::default(),
             console_notes: Vec::new(),
             pokes: Vec::new(),
+            history: None,
+            history_cap: crate::history::DEFAULT_CAP_BYTES,
+            end_reported_at: None,
             created: Instant::now(),
         }
+    }
+
+    /// Starts recording the run for time travel, checkpoints capped at `cap_bytes`.
+    pub fn record_history(&mut self, cap_bytes: usize) {
+        self.history_cap = cap_bytes;
+        self.history = Some(History::start(&mut self.machine, cap_bytes));
+        self.end_reported_at = None;
+    }
+
+    /// gdb changed a register or memory: in the past, that ends the recorded future.
+    pub fn state_written(&mut self) {
+        if let Some(history) = &mut self.history {
+            let now = self.machine.instructions_executed();
+            let frontier = history.frontier();
+            if history.truncate_future(&mut self.machine) {
+                self.console_notes.extend_from_slice(
+                    format!(
+                        "[asmdbg: the machine was changed at instruction {now} of {frontier}: the recorded run after it is dropped and it runs live from here]\n"
+                    )
+                    .as_bytes(),
+                );
+            }
+        }
+        self.end_reported_at = None;
     }
 
     /// A new debugger connected, from this host (`local`) or not: fixes the exec-file name

@@ -32,7 +32,11 @@ asmdbg monitor commands:
                                ADDR is a native address (x3000, 0x00400000, 12), a label
                                or a register ($pc, $ra, R7)
   monitor stats                instructions executed and the rate while running
-  monitor profile              the machine: ISA, OS profile and options";
+  monitor profile              the machine: ISA, OS profile and options
+  monitor when                 the current instruction count (time travel)
+  monitor history              the recorded span, its checkpoints and their memory
+  monitor goto N               move to instruction N of the recorded run
+                               (then `maint flush register-cache`)";
 
 /// Runs one monitor command and returns its text (without a trailing newline).
 pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
@@ -43,6 +47,10 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "help" | "?" => HELP.to_string(),
         "reset" => {
             dbg.machine.reset();
+            if dbg.history.is_some() {
+                // Counts start again at 0: so does history.
+                dbg.record_history(dbg.history_cap);
+            }
             let failed = dbg
                 .pokes
                 .iter()
@@ -64,8 +72,58 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "disas" | "disassemble" | "x/i" => disas(&dbg.machine, &args),
         "stats" => stats(dbg),
         "profile" => dbg.machine.describe(),
+        "when" => format!("instruction {}", dbg.machine.instructions_executed()),
+        "history" => history(dbg),
+        "goto" => goto(dbg, &args),
         other => format!("unknown monitor command '{other}'\n{HELP}"),
     }
+}
+
+fn history<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
+    let Some(h) = &dbg.history else {
+        return "time travel is off (--no-history)".to_string();
+    };
+    let now = dbg.machine.instructions_executed();
+    format!(
+        "history: instructions {} to {} ({} recorded), now at {now}{}\ncheckpoints: {}, {:.1} MiB of {} MiB",
+        h.start_count(),
+        h.frontier(),
+        h.frontier() - h.start_count(),
+        if h.in_past(now) { " (in the past: replaying)" } else { "" },
+        h.checkpoint_count(),
+        h.bytes() as f64 / (1 << 20) as f64,
+        dbg.history_cap >> 20,
+    )
+}
+
+fn goto<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
+    let Some(target) = args
+        .first()
+        .and_then(|a| a.replace(['_', ','], "").parse::<u64>().ok())
+    else {
+        return "usage: monitor goto N (an instruction count; see monitor history)".to_string();
+    };
+    let Some(h) = &mut dbg.history else {
+        return "time travel is off (--no-history)".to_string();
+    };
+    if target > h.frontier() {
+        return format!(
+            "instruction {target} has not run yet: history ends at {}",
+            h.frontier()
+        );
+    }
+    if !h.seek(&mut dbg.machine, target) {
+        return format!(
+            "instruction {target} is before the start of history ({})",
+            h.start_count()
+        );
+    }
+    dbg.end_reported_at = None;
+    format!(
+        "at instruction {}; PC = {}",
+        dbg.machine.instructions_executed(),
+        dbg.machine.isa().format_addr(dbg.machine.pc())
+    )
 }
 
 /// Values longer than this (LC-3's PSR with its flags spelled out) get a line of their own.

@@ -1,0 +1,262 @@
+//! Time travel over the GDB protocol (`bs`, `bc`) with gdb-multiarch, on each machine: a
+//! loop adds 1..10 into a running total stored in memory, then prints and ends.
+//! - `reverse-stepi` retraces `stepi` exactly (pc and the total's register at each step);
+//! - `reverse-continue` goes back to the previous breakpoint hit, and with a write watchpoint
+//!   stops on the store that last wrote the total (gdb shows old and new value reversed);
+//! - going back past the start says "No more reverse-execution history.";
+//! - the program's end is first reported as the end of history, then as the end;
+//! - output printed once is not printed again when the run is replayed.
+
+mod support;
+
+use std::time::Duration;
+
+use asmdbg_testsupport::require_tool;
+use support::{assert_in_order, Scratch, Stub};
+
+struct Case {
+    name: &'static str,
+    file: &'static str,
+    source: &'static str,
+    args: &'static [&'static str],
+    /// The line of the instruction that adds into the total.
+    add_line: u32,
+    /// The line of the store of the total.
+    store_line: u32,
+    /// The total: a gdb expression, and the register holding it.
+    total: &'static str,
+    register: &'static str,
+    /// What the program prints once, at its end.
+    prints: &'static str,
+}
+
+const LC3: Case = Case {
+    name: "lc3",
+    file: "loop.asm",
+    source: "        .ORIG x3000
+MAIN    AND R1, R1, #0
+        AND R2, R2, #0
+LOOP    ADD R1, R1, #1
+        ADD R2, R2, R1
+        ST R2, TOTAL
+        ADD R3, R1, #-10
+        BRn LOOP
+        LEA R0, MSG
+        PUTS
+        HALT
+TOTAL   .FILL 0
+MSG     .STRINGZ \"sum done\\n\"
+        .END
+",
+    args: &[],
+    add_line: 5,
+    store_line: 6,
+    total: "TOTAL",
+    register: "$R2",
+    prints: "sum done",
+};
+
+const MIPS: Case = Case {
+    name: "mips",
+    file: "loop.asm",
+    source: "\t.data
+total:\t.word 0
+msg:\t.asciiz \"sum done\\n\"
+\t.text
+main:\tli $t1, 0
+\tli $t2, 0
+loop:\taddi $t1, $t1, 1
+\tadd $t2, $t2, $t1
+\tsw $t2, total
+\tblt $t1, 10, loop
+\tla $a0, msg
+\tli $v0, 4
+\tsyscall
+\tli $v0, 10
+\tsyscall
+",
+    args: &[],
+    add_line: 8,
+    store_line: 9,
+    total: "*(int *)&total",
+    register: "$t2",
+    prints: "sum done",
+};
+
+const SIMPLERISC: Case = Case {
+    name: "simplerisc",
+    file: "loop.asm",
+    source: ".main:
+\tmov r1, 0
+\tmov r2, 0
+loop:
+\tadd r1, r1, 1
+\tadd r2, r2, r1
+\tst r2, 100[r0]
+\tcmp r1, 10
+\tbeq done
+\tb loop
+done:
+\t.print r2
+",
+    args: &["--isa", "simplerisc"],
+    add_line: 6,
+    store_line: 7,
+    total: "*(int *)100",
+    register: "$r2",
+    prints: "r2 : 55",
+};
+
+fn start(case: &Case) -> (Scratch, Stub) {
+    let dir = Scratch::new();
+    let prog = dir.write(case.file, case.source);
+    let stub = Stub::start(&prog, case.args);
+    (dir, stub)
+}
+
+/// The values printed by `p/x $pc` and `p REGISTER` lines, in order.
+fn printed(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with('$') && l.contains(" = "))
+        .map(|l| {
+            l.split_once(" = ")
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[test]
+fn reverse_stepi_retraces_stepi() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    for case in [LC3, MIPS, SIMPLERISC] {
+        let (_dir, stub) = start(&case);
+        let steps = 40;
+        let show = format!("p/x $pc\np {}\n", case.register);
+        let mut script = show.clone();
+        for _ in 0..steps {
+            script.push_str("stepi\n");
+            script.push_str(&show);
+        }
+        for _ in 0..steps {
+            script.push_str("reverse-stepi\n");
+            script.push_str(&show);
+        }
+        script.push_str("reverse-stepi\n");
+        let out = stub.gdb(&script);
+        let values = printed(&out);
+        assert_eq!(values.len(), 2 * (2 * steps + 1), "{}: {out}", case.name);
+        let forward: Vec<&[String]> = values[..2 * (steps + 1)].chunks(2).collect();
+        let mut back: Vec<&[String]> = values[2 * steps..].chunks(2).collect();
+        back.reverse();
+        assert_eq!(forward, back, "{}: reverse-stepi retraces stepi", case.name);
+        assert!(
+            out.contains("No more reverse-execution history."),
+            "{}: {out}",
+            case.name
+        );
+    }
+}
+
+#[test]
+fn reverse_continue_to_breakpoints_watchpoints_the_start_and_from_the_end() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    for case in [LC3, MIPS, SIMPLERISC] {
+        let (_dir, stub) = start(&case);
+        let r = case.register;
+        let script = format!(
+            "break {file}:{add}\ncontinue\ncontinue\ncontinue\np {r}\nreverse-continue\np {r}\n\
+             reverse-stepi\nwatch {total}\nreverse-continue\np {total}\ndelete\n\
+             reverse-continue\ncontinue\nreverse-continue\np {total}\ncontinue\ncontinue\n",
+            file = case.file,
+            add = case.add_line,
+            total = case.total,
+        );
+        let out = stub.gdb(&script);
+        let store = format!("{}\t", case.store_line);
+        assert_in_order(
+            &out,
+            &[
+                // Third hit: 1 + 2 in the total; back to the second: 1.
+                "$1 = 3",
+                "$2 = 1",
+                // The store of the first pass wrote 1 over 0: seen backwards.
+                "Old value = 1",
+                "New value = 0",
+                &store,
+                "$3 = 0",
+                // Back to the start, then forward to the end: the end of history first.
+                "No more reverse-execution history.",
+                "No more reverse-execution history.",
+                // From the end back to the start (no breakpoints left), the total is 0 again.
+                "No more reverse-execution history.",
+                "$4 = 0",
+                // Forward to the end again: the end of history, then the end itself.
+                "No more reverse-execution history.",
+                "exited normally",
+            ],
+        );
+        // The program printed once, though its end was reached three times.
+        let shown = stub
+            .open_console()
+            .wait_for(case.prints, Duration::from_secs(10));
+        assert_eq!(
+            shown.matches(case.prints).count(),
+            1,
+            "{}: {shown:?}",
+            case.name
+        );
+    }
+}
+
+/// Nim played through the console while gdb goes back two moves and forward again: input
+/// typed in the recorded run is replayed (keys typed while in the past wait for the end of
+/// history), and the console shows the game exactly as without time travel, every line once.
+#[test]
+fn a_game_reversed_across_moves_and_continued_shows_every_line_once() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Scratch::new();
+    let source = std::fs::read_to_string(root.join("programs/lc3/nim.asm")).unwrap();
+    let prog = dir.write("nim.asm", &source);
+    let stub = Stub::start(&prog, &[]);
+    let console = stub.open_console();
+    let apply_line = source
+        .lines()
+        .position(|l| l.contains("JSR APPLY_MOVE"))
+        .unwrap()
+        + 1;
+    let typing = |keys: &str| {
+        format!(
+            "python import os; fd = os.open('{}', os.O_WRONLY); os.write(fd, b'{keys}'); os.close(fd)\n",
+            stub.console
+        )
+    };
+    let mut script = format!("break nim.asm:{apply_line}\n");
+    for keys in ["B2", "A1", "C6"] {
+        script.push_str(&typing(keys));
+        script.push_str("continue\n");
+    }
+    script.push_str("monitor when\nreverse-continue\nreverse-continue\nmonitor when\n");
+    script.push_str(&typing("G1B3A3C2A1A*&4A1"));
+    script.push_str("delete\ncontinue\ncontinue\n");
+    let out = stub.gdb(&script);
+    assert_eq!(
+        out.matches("Breakpoint 1, ").count(),
+        5,
+        "three moves forward, two back:\n{out}"
+    );
+    assert_in_order(
+        &out,
+        &["No more reverse-execution history.", "exited normally"],
+    );
+    let expected = std::fs::read_to_string(root.join("tests/programs/lc3/nim-sample.out")).unwrap();
+    let shown = console.wait_for("Halting the processor", Duration::from_secs(20));
+    assert_eq!(shown, expected);
+}
