@@ -185,31 +185,92 @@ def bench_stepi(program):
     print(f"  gdb-multiarch stepi against qemu-mipsel -g: {qrate:,.0f}/s (asmdbg/qemu = {rate / qrate:.2f})")
 
 
+def run_gdb_script(script, timeout):
+    """Runs gdb-multiarch in batch mode on `script`; its stdout and stderr."""
+    with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
+        f.write(script)
+    try:
+        out = subprocess.run(
+            ["gdb-multiarch", "-nx", "-batch", "-x", f.name], capture_output=True, text=True, timeout=timeout
+        )
+    finally:
+        os.unlink(f.name)
+    return out.stdout + out.stderr
+
+
 def bench_continue_rate(bench_program):
-    for traps in (False, True):
-        proc, port = start_stub(bench_program, "--once")
+    for traps, history in ((False, True), (True, True), (False, False)):
+        proc, port = start_stub(bench_program, "--once", *(() if history else ("--no-history",)))
         lines = ["set pagination off", "set confirm off", f"target remote 127.0.0.1:{port}"]
         if traps:
             lines += [f"break *{0x00408000 + 4 * i:#x}" for i in range(100)]
             lines += [f"watch *(int*){0x10030000 + 0x1000 * i:#x}" for i in range(4)]
         lines += ["python import time; t0 = time.time()", "continue", 'python print("CONTINUE_SECONDS %.4f" % (time.time() - t0))']
-        with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
-            f.write("\n".join(lines) + "\n")
         try:
-            out = subprocess.run(
-                ["gdb-multiarch", "-nx", "-batch", "-x", f.name], capture_output=True, text=True, timeout=300
-            )
+            text = run_gdb_script("\n".join(lines) + "\n", 300)
         finally:
-            os.unlink(f.name)
             proc.kill()
             proc.wait()
-        m = re.search(r"CONTINUE_SECONDS ([\d.]+)", out.stdout + out.stderr)
+        m = re.search(r"CONTINUE_SECONDS ([\d.]+)", text)
         label = "100 breakpoints + 4 watchpoints" if traps else "no breakpoints or watchpoints  "
+        label += ", time travel on " if history else ", time travel off"
         if m:
             secs = float(m.group(1))
             print(f"  continue over programs/mips/bench.asm (100 M instructions), {label}: {100.015 / secs:.1f} M instructions/s ({secs:.3f} s)")
         else:
-            print(f"  continue, {label}: no result\n{out.stdout}{out.stderr}")
+            print(f"  continue, {label}: no result\n{text}")
+
+
+def bench_time_travel(bench_program):
+    """Reverse execution over the 100 M instructions of programs/mips/bench.asm: reverse-stepi
+    per second from the end and from the middle (monitor goto), reverse-continue across the
+    whole run to a breakpoint at the start, and the history's memory."""
+    proc, port = start_stub(bench_program, "--once")
+    script = f"""
+set pagination off
+set confirm off
+target remote 127.0.0.1:{port}
+python
+import time
+t = time.time()
+gdb.execute("continue", to_string=True)
+print("FORWARD_SECONDS %.4f" % (time.time() - t))
+t = time.time()
+for _ in range(500):
+    gdb.execute("reverse-stepi", to_string=True)
+print("BS_END_RATE %.1f" % (500 / (time.time() - t)))
+gdb.execute("monitor goto 50000000", to_string=True)
+gdb.execute("maint flush register-cache", to_string=True)
+t = time.time()
+for _ in range(500):
+    gdb.execute("reverse-stepi", to_string=True)
+print("BS_MID_RATE %.1f" % (500 / (time.time() - t)))
+gdb.execute("break *0x00400000", to_string=True)
+gdb.execute("monitor goto 100000000", to_string=True)
+gdb.execute("maint flush register-cache", to_string=True)
+t = time.time()
+gdb.execute("reverse-continue", to_string=True)
+print("BC_SECONDS %.4f" % (time.time() - t))
+print("HISTORY " + gdb.execute("monitor history", to_string=True).replace("\\n", " | "))
+end
+kill
+"""
+    try:
+        text = run_gdb_script(script, 600)
+    finally:
+        proc.kill()
+        proc.wait()
+    found = {k: re.search(k + r" ([\d.]+)", text) for k in ("FORWARD_SECONDS", "BS_END_RATE", "BS_MID_RATE", "BC_SECONDS")}
+    if not all(found.values()):
+        print("  time travel: no result\n" + text)
+        return
+    fwd, end, mid, bc = (float(found[k].group(1)) for k in ("FORWARD_SECONDS", "BS_END_RATE", "BS_MID_RATE", "BC_SECONDS"))
+    print(f"  time travel, programs/mips/bench.asm (100 M instructions): forward {fwd:.3f} s")
+    print(f"  reverse-stepi through gdb-multiarch: {end:,.0f}/s at the end, {mid:,.0f}/s in the middle")
+    print(f"  reverse-continue across the run to its first instruction: {bc:.3f} s ({bc / fwd:.2f} x the forward run)")
+    history = re.search(r"HISTORY (.*)", text)
+    if history:
+        print("  " + history.group(1).strip())
 
 
 def main():
@@ -224,6 +285,7 @@ def main():
         bench_round_trips(spin)
         bench_stepi(spin)
         bench_continue_rate(os.path.join(ROOT, "programs", "mips", "bench.asm"))
+        bench_time_travel(os.path.join(ROOT, "programs", "mips", "bench.asm"))
 
 
 if __name__ == "__main__":

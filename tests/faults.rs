@@ -970,3 +970,31 @@ fn a_packet_that_fails_in_acknowledgement_mode_is_acknowledged_then_answered() {
     rsp.expect_byte(b'-');
     assert!(is_stop(&rsp.request("s")));
 }
+
+/// Ctrl-C stops a reverse-continue that has a long history to search (the search goes one
+/// interval of history per burst, reading gdb's bytes between them), and the machine is left
+/// at a point of its history that a later request can go on from.
+#[test]
+fn ctrl_c_stops_a_long_reverse_continue() {
+    let dir = Scratch::new();
+    let spin = "        .ORIG x3000\n        AND R1, R1, #0\nLOOP    ADD R1, R1, #1\n        BRnzp LOOP\n        .END\n";
+    let stub = start(&dir, "spin.asm", spin);
+    let mut rsp = Rsp::connect(&stub);
+    rsp.resume();
+    // Two seconds of spinning: tens of millions of instructions of history.
+    std::thread::sleep(Duration::from_secs(2));
+    rsp.interrupt();
+    // A breakpoint at the entry, passed only at the very start: the search must cover all
+    // of history.
+    assert_eq!(rsp.request("Z0,6000,2"), "OK");
+    rsp.send_raw(&packet(b"bc"));
+    rsp.expect_byte(b'+');
+    let stop = rsp.interrupt();
+    assert!(!stop.contains("replaylog"), "{stop}");
+    // From there the search can still be done to the end: the breakpoint at the start.
+    rsp.send_raw(&packet(b"bc"));
+    rsp.expect_byte(b'+');
+    let stop = rsp.reply();
+    assert!(stop.starts_with("T05"), "{stop}");
+    assert!(stop.contains("swbreak"), "{stop}");
+}

@@ -260,3 +260,56 @@ fn a_game_reversed_across_moves_and_continued_shows_every_line_once() {
     let shown = console.wait_for("Halting the processor", Duration::from_secs(20));
     assert_eq!(shown, expected);
 }
+
+/// reverse-next over a call, reverse-step into the call before, reverse-finish out of it
+/// (gdb 13 stops on the call instruction itself: its PR 29927).
+#[test]
+fn reverse_next_step_and_finish_through_a_subroutine() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "calls.asm",
+        "        .ORIG x3000
+MAIN    AND R1, R1, #0
+        JSR BUMP
+        JSR BUMP
+        ADD R2, R1, #0
+        HALT
+BUMP    ADD R1, R1, #1
+        ADD R1, R1, #1
+        RET
+        .END
+",
+    );
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb(
+        "break calls.asm:5\ncontinue\nreverse-next\np $R1\nreverse-next\np $R1\nnext\n\
+         reverse-step\nbt\nreverse-finish\np $R1\ninfo registers pc",
+    );
+    assert_in_order(
+        &out,
+        &[
+            "Breakpoint 1, MAIN () at ",
+            "5\t        ADD R2, R1, #0",
+            // Back over the second call, then the first.
+            "4\t        JSR BUMP",
+            "$1 = 2",
+            "3\t        JSR BUMP",
+            "$2 = 0",
+            "4\t        JSR BUMP",
+            // Back into the first call's last line, BUMP called from line 3.
+            "BUMP () at ",
+            "9\t        RET",
+            "#0  BUMP () at ",
+            "#1  ",
+            "MAIN () at ",
+            // Out of it backwards: on the call.
+            "MAIN () at ",
+            "3\t        JSR BUMP",
+            "$3 = 0",
+            "pc             0x6002",
+        ],
+    );
+}

@@ -388,14 +388,19 @@ impl<G: GdbMachine> RspSession<G> {
             // A guest stopped (Ctrl-C) while it waited for a key still takes a `stepi`: the
             // step runs the instruction (a poll of the keyboard reads "not ready").
             let stepping = self.target.resume == Some(ResumeMode::Step) && !self.step_waits;
-            let starved = starved && !stepping;
+            // Going back in history needs no input.
+            let reverse = matches!(
+                self.target.resume,
+                Some(ResumeMode::ReverseStep | ResumeMode::ReverseContinue)
+            );
+            let starved = starved && !stepping && !reverse;
             poll.output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
             // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
             let wake = self.target.machine.wake_time().filter(|&w| w > now);
             if let Some(wake) = wake {
                 poll.deadline = Some(poll.deadline.map_or(wake, |d| d.min(wake)));
             }
-            poll.run = !starved && !poll.output_blocked && wake.is_none();
+            poll.run = reverse || (!starved && !poll.output_blocked && wake.is_none());
         }
         poll
     }
@@ -430,7 +435,7 @@ impl<G: GdbMachine> RspSession<G> {
         let before = self.target.machine.instructions_executed();
         let reason = match mode {
             Some(ResumeMode::ReverseStep) => Some(self.reverse_step()),
-            Some(ResumeMode::ReverseContinue) => Some(self.reverse_continue()),
+            Some(ResumeMode::ReverseContinue) => self.reverse_continue(),
             _ => {
                 let event = self.forward(stepping);
                 if stepping && event == Some(StopEvent::NeedInput) {
@@ -531,18 +536,29 @@ impl<G: GdbMachine> RspSession<G> {
     }
 
     /// `bc`: back to the previous breakpoint or watchpoint hit, or to the start of history.
-    fn reverse_continue(&mut self) -> StopReason<G> {
+    /// One interval of history is searched per burst, so Ctrl-C stops a long search (the
+    /// machine is then at a point of its history); `None` while the search goes on.
+    fn reverse_continue(&mut self) -> Option<StopReason<G>> {
         let begin = replay_log(ReplayLogPosition::Begin);
         let Some(history) = &mut self.target.history else {
-            return begin;
+            return Some(begin);
         };
         self.target.end_reported_at = None;
-        match history.reverse_continue(&mut self.target.machine) {
-            ReverseStop::Begin => begin,
-            ReverseStop::Hit(event) => self
-                .target
-                .stop_reason(Some(event), false)
-                .unwrap_or(SingleThreadStopReason::DoneStep),
+        let mut search = match self.target.reverse_search.take() {
+            Some(search) => search,
+            None => history.begin_reverse(&mut self.target.machine),
+        };
+        match history.reverse_search_step(&mut self.target.machine, &mut search) {
+            None => {
+                self.target.reverse_search = Some(search);
+                None
+            }
+            Some(ReverseStop::Begin) => Some(begin),
+            Some(ReverseStop::Hit(event)) => Some(
+                self.target
+                    .stop_reason(Some(event), false)
+                    .unwrap_or(SingleThreadStopReason::DoneStep),
+            ),
         }
     }
 
@@ -639,6 +655,7 @@ fn settle<G: GdbMachine>(sm: Stub<G>, target: &mut Debuggee<G>) -> Result<Stub<G
     match sm {
         GdbStubStateMachine::CtrlCInterrupt(g) => {
             target.resume = None;
+            target.reverse_search = None;
             g.interrupt_handled(target, Some(interrupted()))
                 .map_err(|e| e.to_string())
         }
@@ -750,6 +767,7 @@ fn feed<G: GdbMachine>(
             GdbStubStateMachine::Idle(g) => g.incoming_data(target, byte)?,
             GdbStubStateMachine::Running(g) => g.incoming_data(target, byte)?,
             GdbStubStateMachine::CtrlCInterrupt(g) => {
+                target.reverse_search = None;
                 match g.interrupt_handled(target, Some(interrupted()))? {
                     GdbStubStateMachine::Idle(g) => g.incoming_data(target, byte)?,
                     GdbStubStateMachine::Running(g) => g.incoming_data(target, byte)?,
@@ -760,6 +778,7 @@ fn feed<G: GdbMachine>(
         };
         if let GdbStubStateMachine::CtrlCInterrupt(g) = sm {
             target.resume = None;
+            target.reverse_search = None;
             sm = g.interrupt_handled(target, Some(interrupted()))?;
         }
     }

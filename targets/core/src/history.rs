@@ -26,6 +26,21 @@ pub const DEFAULT_CAP_BYTES: usize = 256 << 20;
 /// Instructions between two checkpoints at the start (doubled each time the cap thins them).
 pub const FIRST_INTERVAL: u64 = 1 << 20;
 
+/// Where a reverse-continue's search is: intervals below checkpoint `index` are left, and
+/// hits must come before `until`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReverseSearch {
+    index: usize,
+    until: u64,
+}
+
+/// A seek replaying more than this leaves states behind it for the next one.
+const SCRATCH_SPACING: u64 = 4096;
+/// How many parts such a seek's replay is cut into (a state at each cut).
+const SCRATCH_PER_SEEK: u64 = 8;
+/// Seek states kept (those nearest the last target).
+const SCRATCH_KEPT: usize = 32;
+
 /// What a reverse search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReverseStop {
@@ -39,6 +54,9 @@ pub enum ReverseStop {
 pub struct History<S> {
     /// Ascending by count; the first is the start of history.
     checkpoints: Vec<(u64, S)>,
+    /// States taken on the way by recent seeks (ascending): a run of reverse steps finds
+    /// one close behind it, so each step replays a little, not a whole interval.
+    scratch: Vec<(u64, S)>,
     /// Input entries before `base`; the machine's journal holds those from `base` on.
     log_before_base: InputLog,
     base: u64,
@@ -60,6 +78,7 @@ impl<S: Clone> History<S> {
         let state_bytes = machine.state_bytes(&state).max(1);
         History {
             checkpoints: vec![(now, state)],
+            scratch: Vec::new(),
             log_before_base: InputLog::new(),
             base: now,
             frontier: now,
@@ -148,9 +167,16 @@ impl<S: Clone> History<S> {
     where
         M: Machine + Snapshot<State = S> + Replayable + ?Sized,
     {
+        let (count, state) = self.checkpoints[index].clone();
+        self.restore_state(machine, count, &state);
+    }
+
+    /// Puts the machine in `state` (taken at `count`), replaying the log from there.
+    fn restore_state<M>(&mut self, machine: &mut M, count: u64, state: &S)
+    where
+        M: Machine + Snapshot<State = S> + Replayable + ?Sized,
+    {
         let full = self.full_log(machine);
-        let (count, state) = &self.checkpoints[index];
-        let count = *count;
         machine.restore(state);
         self.log_before_base = InputLog {
             entries: full
@@ -177,12 +203,45 @@ impl<S: Clone> History<S> {
             return false;
         }
         let index = self.checkpoints.partition_point(|c| c.0 <= target) - 1;
-        let now = machine.instructions_executed();
-        // Already between that checkpoint and the target: run on from here.
-        if !(self.checkpoints[index].0 <= now && now <= target) {
-            self.restore_checkpoint(machine, index);
+        let mut from = self.checkpoints[index].0;
+        let near = self.scratch.partition_point(|c| c.0 <= target);
+        let scratch = near.checked_sub(1).filter(|&i| self.scratch[i].0 > from);
+        if let Some(i) = scratch {
+            from = self.scratch[i].0;
         }
+        let now = machine.instructions_executed();
+        // Already between the nearest state and the target: run on from here.
+        if !(from <= now && now <= target) {
+            match scratch {
+                Some(i) => {
+                    let (count, state) = self.scratch[i].clone();
+                    self.restore_state(machine, count, &state);
+                }
+                None => self.restore_checkpoint(machine, index),
+            }
+        }
+        let start = machine.instructions_executed();
         let (bps, wps) = take_traps(machine);
+        // A long replay leaves states behind it for the next seek back (a run of `bs`).
+        let distance = target - start;
+        if distance > SCRATCH_SPACING {
+            for i in 1..SCRATCH_PER_SEEK {
+                let mark = start + distance * i / SCRATCH_PER_SEEK;
+                run_to(machine, mark);
+                let here = machine.instructions_executed();
+                if here == mark && !self.scratch.iter().any(|c| c.0 == here) {
+                    let at = self.scratch.partition_point(|c| c.0 < here);
+                    self.scratch.insert(at, (here, machine.snapshot()));
+                }
+            }
+            // Keep the states nearest the target.
+            while self.scratch.len() > SCRATCH_KEPT {
+                let farthest = (0..self.scratch.len())
+                    .max_by_key(|&i| self.scratch[i].0.abs_diff(target))
+                    .unwrap_or(0);
+                self.scratch.remove(farthest);
+            }
+        }
         run_to(machine, target);
         put_traps(machine, bps, wps);
         let _ = machine.console().take_output();
@@ -197,45 +256,79 @@ impl<S: Clone> History<S> {
     where
         M: Machine + Snapshot<State = S> + Replayable + ?Sized,
     {
-        let mut until = machine.instructions_executed();
-        let nothing_set = machine.breakpoints().is_empty() && machine.watchpoints().is_empty();
-        if !nothing_set {
-            let mut index = self.checkpoints.partition_point(|c| c.0 < until);
-            while index > 0 {
-                index -= 1;
-                self.restore_checkpoint(machine, index);
-                if let Some(hit) = last_hit_before(machine, until) {
-                    let (bps, wps) = take_traps(machine);
-                    // Back to the checkpoint, then to the hit: the hit's stop comes again
-                    // there, from the same state.
-                    self.restore_checkpoint(machine, index);
-                    run_to(machine, hit);
-                    put_traps(machine, bps, wps);
-                    let _ = machine.console().take_output();
-                    let event = machine.run(1).stop;
-                    let _ = machine.console().take_output();
-                    if let Some(event) = event.filter(is_trap) {
-                        if matches!(event, StopEvent::Watch { .. }) {
-                            // Going backwards, a watched access is met just after it: gdb
-                            // (whose watchpoints stop before the access, as these do) then
-                            // steps back over the access and compares the values.
-                            let (bps, wps) = take_traps(machine);
-                            let _ = machine.run(1);
-                            put_traps(machine, bps, wps);
-                            let _ = machine.console().take_output();
-                        }
-                        return ReverseStop::Hit(event);
-                    }
-                    // Not reproduced (should not happen): settle at the hit's count.
-                    self.seek(machine, hit);
-                    return ReverseStop::Hit(StopEvent::Breakpoint);
-                }
-                until = self.checkpoints[index].0;
+        let mut search = self.begin_reverse(machine);
+        loop {
+            if let Some(stop) = self.reverse_search_step(machine, &mut search) {
+                return stop;
             }
         }
-        let start = self.start_count();
-        self.seek(machine, start);
-        ReverseStop::Begin
+    }
+
+    /// A reverse-continue from the machine's current count, to be advanced one interval at a
+    /// time by [`History::reverse_search_step`] (so a long search can be interrupted between
+    /// intervals: the machine is then at a point of its history).
+    pub fn begin_reverse<M>(&self, machine: &mut M) -> ReverseSearch
+    where
+        M: Machine + ?Sized,
+    {
+        let until = machine.instructions_executed();
+        let nothing_set = machine.breakpoints().is_empty() && machine.watchpoints().is_empty();
+        ReverseSearch {
+            until,
+            index: if nothing_set {
+                0
+            } else {
+                self.checkpoints.partition_point(|c| c.0 < until)
+            },
+        }
+    }
+
+    /// Searches the next interval (newest first) for the last hit; `Some` when the search is
+    /// over (the machine is at the hit, or at the start of history).
+    pub fn reverse_search_step<M>(
+        &mut self,
+        machine: &mut M,
+        search: &mut ReverseSearch,
+    ) -> Option<ReverseStop>
+    where
+        M: Machine + Snapshot<State = S> + Replayable + ?Sized,
+    {
+        if search.index == 0 {
+            let start = self.start_count();
+            self.seek(machine, start);
+            return Some(ReverseStop::Begin);
+        }
+        search.index -= 1;
+        let index = search.index;
+        self.restore_checkpoint(machine, index);
+        let Some(hit) = last_hit_before(machine, search.until) else {
+            search.until = self.checkpoints[index].0;
+            return None;
+        };
+        let (bps, wps) = take_traps(machine);
+        // Back to the checkpoint, then to the hit: the hit's stop comes again there, from
+        // the same state.
+        self.restore_checkpoint(machine, index);
+        run_to(machine, hit);
+        put_traps(machine, bps, wps);
+        let _ = machine.console().take_output();
+        let event = machine.run(1).stop;
+        let _ = machine.console().take_output();
+        if let Some(event) = event.filter(is_trap) {
+            if matches!(event, StopEvent::Watch { .. }) {
+                // Going backwards, a watched access is met just after it: gdb (whose
+                // watchpoints stop before the access, as these do) then steps back over the
+                // access and compares the values.
+                let (bps, wps) = take_traps(machine);
+                let _ = machine.run(1);
+                put_traps(machine, bps, wps);
+                let _ = machine.console().take_output();
+            }
+            return Some(ReverseStop::Hit(event));
+        }
+        // Not reproduced (should not happen): settle at the hit's count.
+        self.seek(machine, hit);
+        Some(ReverseStop::Hit(StopEvent::Breakpoint))
     }
 
     /// Changing the machine at `now` in the past ends the future: the history after `now`
@@ -249,6 +342,7 @@ impl<S: Clone> History<S> {
             return false;
         }
         self.checkpoints.retain(|c| c.0 <= now);
+        self.scratch.retain(|c| c.0 <= now);
         let mut log = self.full_log(machine);
         log.entries.retain(|(at, _)| *at < now);
         // The journal records from here; entries before `now` stay in the log.

@@ -170,3 +170,33 @@ fn the_cap_thins_checkpoints_but_keeps_the_start() {
     assert!(h.seek(&mut m, now));
     assert_eq!(m.snapshot(), s);
 }
+
+/// A run of reverse steps from far past the last checkpoint: the seeks leave states behind
+/// them, and every step still lands exactly (the states recorded going forward).
+#[test]
+fn a_run_of_reverse_steps_lands_exactly() {
+    let endless = LOOP.replace("BRn LOOP", "BRnzp LOOP");
+    let mut m = machine(&endless);
+    let mut h = History::start(&mut m, 1 << 30);
+    let mut recorded = std::collections::HashMap::new();
+    let checks = [99_999u64, 99_998, 99_500, 90_001, 50_000, 12_345];
+    let mut now = 0;
+    for &at in checks.iter().rev() {
+        m.run(at - now);
+        now = at;
+        recorded.insert(at, m.snapshot());
+    }
+    m.run(100_000 - now);
+    h.note_progress(&m, true);
+    let mut target = 100_000;
+    while target > 12_345 {
+        target -= 1;
+        if target > 99_000 || recorded.contains_key(&target) || target % 997 == 0 {
+            assert!(h.seek(&mut m, target));
+            assert_eq!(m.instructions_executed(), target);
+            if let Some(state) = recorded.get(&target) {
+                assert_eq!(&m.snapshot(), state, "at {target}");
+            }
+        }
+    }
+}

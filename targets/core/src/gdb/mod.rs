@@ -179,6 +179,9 @@ pub struct Debuggee<G: GdbMachine> {
     /// The program's end was reported as the end of history (`replaylog:end`), at this count:
     /// a resume from there (before any move back in history) reports the end itself.
     pub end_reported_at: Option<u64>,
+    /// A reverse-continue under way: the session searches one interval of history per
+    /// burst; a new request or Ctrl-C drops it.
+    pub reverse_search: Option<crate::history::ReverseSearch>,
     created: Instant,
 }
 
@@ -208,6 +211,7 @@ impl<G: GdbMachine> Debuggee<G> {
             history: None,
             history_cap: crate::history::DEFAULT_CAP_BYTES,
             end_reported_at: None,
+            reverse_search: None,
             created: Instant::now(),
         }
     }

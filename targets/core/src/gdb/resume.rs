@@ -46,6 +46,7 @@ impl<G: GdbMachine> ReverseStep<()> for Debuggee<G> {
 impl<G: GdbMachine> ReverseCont<()> for Debuggee<G> {
     fn reverse_cont(&mut self) -> Result<(), Self::Error> {
         self.resume = Some(ResumeMode::ReverseContinue);
+        self.reverse_search = None;
         Ok(())
     }
 }
