@@ -16,6 +16,7 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
+use asmdbg_core::history::History;
 use asmdbg_core::host::Replayable;
 use asmdbg_core::{InputLog, Journal, Machine, MachineOptions, Snapshot, StopEvent};
 use proptest::prelude::*;
@@ -146,6 +147,81 @@ fn record<M: Machine + Snapshot + Replayable>(
         final_state: machine.snapshot(),
         final_count: machine.instructions_executed(),
     }
+}
+
+/// Time travel on a run: records it with a [`History`] (checkpoints every few slices, input
+/// queued as `record` queues it), keeping the state at every slice end; then seeks to those
+/// counts in random order, each time comparing with the state kept going forward.
+fn check_history<M: Machine + Snapshot + Replayable>(
+    machine: &mut M,
+    mut script: VecDeque<Vec<u8>>,
+    limit: u64,
+    points: &mut Points,
+) -> Result<(), String> {
+    let mut history = History::start(machine, 1 << 30);
+    let mut kept = vec![(machine.instructions_executed(), machine.snapshot())];
+    // Counts at which input came: the guest may be seen there before or after it asked for
+    // it (a flag of the console), both the same run.
+    let mut input_at = std::collections::HashSet::new();
+    loop {
+        let now = machine.instructions_executed();
+        if now >= limit {
+            break;
+        }
+        if points.below(16) == 0 {
+            if let Some(chunk) = script.pop_front() {
+                machine.queue_input(&chunk);
+                input_at.insert(now);
+            }
+        }
+        let outcome = machine.run(slice(points).min(limit - now));
+        machine.console().take_output();
+        history.note_progress(machine, points.below(4) == 0);
+        // States where the run only ran out of budget: a stop for input leaves a state (the
+        // guest waiting, input queued at that count) that a seek, which reaches a count
+        // before anything else happens there, does not reproduce.
+        if outcome.stop.is_none() {
+            kept.push((machine.instructions_executed(), machine.snapshot()));
+        }
+        match outcome.stop {
+            None => wait_for_wake(machine),
+            Some(StopEvent::NeedInput) => {
+                input_at.insert(machine.instructions_executed());
+                match script.pop_front() {
+                    Some(chunk) => machine.queue_input(&chunk),
+                    None if !machine.console().input_closed() => machine.end_input(),
+                    None => break,
+                }
+            }
+            Some(_) => break,
+        }
+    }
+    kept.retain(|(count, _)| !input_at.contains(count));
+    for _ in 0..kept.len().min(12) {
+        let (count, state) = &kept[points.below(kept.len() as u64) as usize];
+        if !history.seek(machine, *count) {
+            return Err(format!("seek to {count} refused"));
+        }
+        if machine.instructions_executed() != *count {
+            return Err(format!(
+                "seek to {count} reached {}",
+                machine.instructions_executed()
+            ));
+        }
+        // A count reached twice (a stop that ran nothing, e.g. waiting for input) keeps the
+        // later state; compare with the last kept at that count.
+        let last = kept.iter().rev().find(|(c, _)| c == count).map(|(_, s)| s);
+        if machine.snapshot() != *state && Some(&machine.snapshot()) != last {
+            let (a, b) = (format!("{:?}", machine.snapshot()), format!("{state:?}"));
+            let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+            return Err(format!(
+                "the state at {count} differs from the one recorded: {} ... vs {} ...",
+                &a[at.saturating_sub(60)..(at + 60).min(a.len())],
+                &b[at.saturating_sub(60)..(at + 60).min(b.len())]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A real-time sleep of the guest (MIPS 32): wait for it, as `asmdbg run` does.
@@ -287,6 +363,8 @@ fn lc3_dots_replays_from_random_points() {
         check_replay(&mut machine, script.clone(), at, GAME_LIMIT, &mut points)
             .unwrap_or_else(|e| panic!("{e}"));
     }
+    let mut machine = load();
+    check_history(&mut machine, script, GAME_LIMIT, &mut points).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -308,6 +386,8 @@ fn mips_four_in_a_row_replays_from_random_points() {
         check_replay(&mut machine, script.clone(), at, GAME_LIMIT, &mut points)
             .unwrap_or_else(|e| panic!("{e}"));
     }
+    let mut machine = load();
+    check_history(&mut machine, script, GAME_LIMIT, &mut points).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -550,8 +630,12 @@ proptest! {
         let mut machine = asmdbg_mips::load_machine("r.asm", &source, &opts)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let at = points.below(total + 1);
-        check_replay(&mut machine, script, at, 100_000, &mut points)
+        check_replay(&mut machine, script.clone(), at, 100_000, &mut points)
             .map_err(TestCaseError::fail)?;
+        std::fs::write(dir.path().join("data.bin"), b"0123456789").expect("file");
+        let mut machine = asmdbg_mips::load_machine("r.asm", &source, &opts)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_history(&mut machine, script, 100_000, &mut points).map_err(TestCaseError::fail)?;
     }
 
     #[test]
@@ -581,8 +665,10 @@ proptest! {
         let total = length(&mut machine, &script, 20_000);
         let mut machine = load().map_err(|e| TestCaseError::fail(e.to_string()))?;
         let at = points.below(total + 1);
-        check_replay(&mut machine, script, at, 20_000, &mut points)
+        check_replay(&mut machine, script.clone(), at, 20_000, &mut points)
             .map_err(TestCaseError::fail)?;
+        let mut machine = load().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_history(&mut machine, script, 20_000, &mut points).map_err(TestCaseError::fail)?;
     }
 
     #[test]
@@ -599,7 +685,9 @@ proptest! {
         let total = length(&mut machine, &script, 20_000);
         let mut machine = load().map_err(|e| TestCaseError::fail(e.to_string()))?;
         let at = points.below(total + 1);
-        check_replay(&mut machine, script, at, 20_000, &mut points)
+        check_replay(&mut machine, script.clone(), at, 20_000, &mut points)
             .map_err(TestCaseError::fail)?;
+        let mut machine = load().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_history(&mut machine, script, 20_000, &mut points).map_err(TestCaseError::fail)?;
     }
 }

@@ -393,7 +393,8 @@ impl<G: GdbMachine> RspSession<G> {
                 self.target.resume,
                 Some(ResumeMode::ReverseStep | ResumeMode::ReverseContinue)
             );
-            let starved = starved && !stepping && !reverse;
+            // In the past the replay brings the recorded input itself.
+            let starved = starved && !stepping && !reverse && !self.in_past();
             poll.output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
             // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
             let wake = self.target.machine.wake_time().filter(|&w| w > now);

@@ -23,8 +23,17 @@ use crate::{BreakpointSet, WatchpointSet};
 /// The default memory cap of the checkpoints (`--history-mb`).
 pub const DEFAULT_CAP_BYTES: usize = 256 << 20;
 
-/// Instructions between two checkpoints at the start (doubled each time the cap thins them).
+/// Instructions between two checkpoints at the start, at least (doubled each time the cap
+/// thins them): more for a machine whose snapshot reads much (MIPS looks at 12 MiB), so that
+/// taking them costs a few percent of running.
 pub const FIRST_INTERVAL: u64 = 1 << 20;
+
+/// Instructions per byte a snapshot reads, in the interval between checkpoints.
+const INTERVAL_PER_SNAPSHOT_BYTE: u64 = 4;
+
+/// A stop takes a checkpoint if the newest is at least this far behind (a run of `stepi`
+/// or of breakpoint hits in a loop does not snapshot at every stop).
+const STOP_CHECKPOINT_GAP: u64 = 1 << 16;
 
 /// Where a reverse-continue's search is: intervals below checkpoint `index` are left, and
 /// hits must come before `until`.
@@ -82,7 +91,8 @@ impl<S: Clone> History<S> {
             log_before_base: InputLog::new(),
             base: now,
             frontier: now,
-            interval: FIRST_INTERVAL,
+            interval: FIRST_INTERVAL
+                .max(INTERVAL_PER_SNAPSHOT_BYTE * machine.snapshot_cost_bytes() as u64),
             cap_bytes,
             state_bytes,
         }
@@ -132,8 +142,9 @@ impl<S: Clone> History<S> {
             .find(|c| c.0 <= now)
             .map_or(0, |c| c.0);
         let due = now >= newest_before.saturating_add(self.interval);
+        let stop_due = stopped && now >= newest_before.saturating_add(STOP_CHECKPOINT_GAP);
         let here = self.checkpoints.iter().any(|c| c.0 == now);
-        if (due || stopped) && !here && now > newest_before {
+        if (due || stop_due) && !here && now > newest_before {
             let at = self.checkpoints.partition_point(|c| c.0 < now);
             self.checkpoints.insert(at, (now, machine.snapshot()));
             self.thin();

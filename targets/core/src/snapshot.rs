@@ -30,4 +30,10 @@ pub trait Snapshot {
     fn state_bytes(&self, _state: &Self::State) -> usize {
         std::mem::size_of::<Self::State>()
     }
+
+    /// About how many bytes taking a snapshot reads (time travel spaces its checkpoints so
+    /// that taking them costs little next to running).
+    fn snapshot_cost_bytes(&self) -> usize {
+        std::mem::size_of::<Self::State>()
+    }
 }

@@ -183,6 +183,10 @@ impl Snapshot for Lc3Machine {
         self.cpu.set_state(&state.cpu);
     }
 
+    fn snapshot_cost_bytes(&self) -> usize {
+        2 * 0x10000
+    }
+
     fn state_bytes(&self, state: &Lc3State) -> usize {
         // The 64 Ki words of memory, and the console's queued input.
         std::mem::size_of::<Lc3State>() + 2 * 0x10000 + state.cpu.console.pending_input()

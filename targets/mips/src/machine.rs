@@ -227,6 +227,11 @@ impl Snapshot for MipsMachine {
         self.host.forget_handles();
     }
 
+    fn snapshot_cost_bytes(&self) -> usize {
+        // The pages ever written are looked at for non-zero bytes, and copied.
+        self.cpu.mem.written_bytes()
+    }
+
     fn state_bytes(&self, state: &MipsState) -> usize {
         // The memory's non-zero pages, the text decoded and as words, queued input.
         state.cpu.mem.bytes() + state.cpu.text_bytes() + state.cpu.console.pending_input()

@@ -72,6 +72,9 @@ pub struct Memory {
     stack: Vec<u8>,
     kdata: Vec<u8>,
     mmio: Vec<u8>,
+    /// Per segment (data, stack, kdata, mmio), the pages ever written: only they can hold
+    /// something other than zeros, so snapshots and restores look at them alone.
+    written: [Vec<bool>; 4],
 }
 
 /// A summary: the 12 MiB of segments are no use in a debug print.
@@ -100,6 +103,13 @@ impl Memory {
             stack: vec![0; (0x8000_0000u32 - STACK_LOW) as usize],
             kdata: vec![0; SEGMENT_BYTES as usize],
             mmio: vec![0; MMIO_BYTES as usize],
+            written: [
+                SEGMENT_BYTES as usize,
+                (0x8000_0000u32 - STACK_LOW) as usize,
+                SEGMENT_BYTES as usize,
+                MMIO_BYTES as usize,
+            ]
+            .map(|bytes| vec![false; bytes.div_ceil(PAGE)]),
         }
     }
 
@@ -156,55 +166,91 @@ impl Memory {
     fn slice_mut(&mut self, addr: u32, len: u32) -> Option<&mut [u8]> {
         let off = addr.wrapping_sub(DATA_SEGMENT_BASE);
         if off < SEGMENT_BYTES {
-            return self.data.get_mut(off as usize..(off + len) as usize);
+            let range = off as usize..(off + len) as usize;
+            let bytes = self.data.get_mut(range.clone())?;
+            // Accesses are aligned: one page (marked at both ends all the same).
+            self.written[0][range.start / PAGE] = true;
+            self.written[0][(range.end - 1) / PAGE] = true;
+            return Some(bytes);
         }
         self.slice_mut_slow(addr, len)
     }
 
     #[inline(never)]
     fn slice_mut_slow(&mut self, addr: u32, len: u32) -> Option<&mut [u8]> {
-        let (bytes, off) = if (STACK_LOW..=STACK_BASE).contains(&addr) {
-            (&mut self.stack, addr - STACK_LOW)
+        let (segment, off) = if (STACK_LOW..=STACK_BASE).contains(&addr) {
+            (1, addr - STACK_LOW)
         } else if (KDATA_BASE..KDATA_BASE + SEGMENT_BYTES).contains(&addr) {
-            (&mut self.kdata, addr - KDATA_BASE)
+            (2, addr - KDATA_BASE)
         } else if addr >= MMIO_BASE {
-            (&mut self.mmio, addr - MMIO_BASE)
+            (3, addr - MMIO_BASE)
         } else {
             return None;
         };
         let off = off as usize;
-        bytes.get_mut(off..off.checked_add(len as usize)?)
+        let end = off.checked_add(len as usize)?;
+        let written = &mut self.written[segment];
+        let bytes = match segment {
+            1 => &mut self.stack,
+            2 => &mut self.kdata,
+            _ => &mut self.mmio,
+        };
+        let slice = bytes.get_mut(off..end)?;
+        written[off / PAGE] = true;
+        written[(end - 1) / PAGE] = true;
+        Some(slice)
     }
 
-    #[inline(always)]
+    /// Bytes of the pages ever written (what a snapshot looks at).
+    pub fn written_bytes(&self) -> usize {
+        self.written.iter().flatten().filter(|&&w| w).count() * PAGE
+    }
+
     /// A copy of the memory that keeps only its pages holding something other than zeros (a
-    /// program touches kilobytes of its 12 MiB): what a snapshot holds.
+    /// program touches kilobytes of its 12 MiB): what a snapshot holds. Only pages ever
+    /// written are looked at.
     pub fn image(&self) -> MemoryImage {
-        MemoryImage {
-            segments: self.segments().map(|bytes| {
-                bytes
-                    .chunks(PAGE)
-                    .enumerate()
-                    .filter(|(_, page)| page.iter().any(|&b| b != 0))
-                    .map(|(i, page)| (i as u32, page.into()))
-                    .collect()
-            }),
+        let mut segments: [Vec<(u32, Box<[u8]>)>; 4] = Default::default();
+        for ((bytes, written), pages) in self
+            .segments()
+            .into_iter()
+            .zip(&self.written)
+            .zip(&mut segments)
+        {
+            for (i, _) in written.iter().enumerate().filter(|(_, &w)| w) {
+                let page = &bytes[i * PAGE..((i + 1) * PAGE).min(bytes.len())];
+                if page.iter().any(|&b| b != 0) {
+                    pages.push((i as u32, page.into()));
+                }
+            }
         }
+        MemoryImage { segments }
     }
 
-    /// Puts an [`Memory::image`] back: its pages, and zeros everywhere else.
+    /// Puts an [`Memory::image`] back: its pages, and zeros everywhere else (only pages ever
+    /// written can hold anything else).
     pub fn restore_image(&mut self, image: &MemoryImage) {
-        for (bytes, pages) in self.segments_mut().into_iter().zip(&image.segments) {
+        let mut written = std::mem::take(&mut self.written);
+        for ((bytes, written), pages) in self
+            .segments_mut()
+            .into_iter()
+            .zip(&mut written)
+            .zip(&image.segments)
+        {
             let mut kept = pages.iter().peekable();
-            for (i, page) in bytes.chunks_mut(PAGE).enumerate() {
+            for (i, was_written) in written.iter_mut().enumerate() {
+                let page_range = i * PAGE..((i + 1) * PAGE).min(bytes.len());
                 match kept.next_if(|(at, _)| *at as usize == i) {
-                    Some((_, saved)) => page.copy_from_slice(saved),
-                    // Untouched pages stay untouched (reading zeros maps nothing).
-                    None if page.iter().any(|&b| b != 0) => page.fill(0),
+                    Some((_, saved)) => {
+                        bytes[page_range].copy_from_slice(saved);
+                        *was_written = true;
+                    }
+                    None if *was_written => bytes[page_range].fill(0),
                     None => {}
                 }
             }
         }
+        self.written = written;
     }
 
     fn segments(&self) -> [&[u8]; 4] {
@@ -220,6 +266,7 @@ impl Memory {
         ]
     }
 
+    #[inline(always)]
     pub fn read_u32(&self, addr: u32) -> Option<u32> {
         let b = self.slice(addr, 4)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -295,5 +342,33 @@ mod tests {
         assert_eq!(Memory::region(0x0800_0000), Region::Unmapped);
         assert_eq!(Memory::region(HEAP_BASE), Region::Data);
         assert!(format!("{m:?}").contains("nonzero_data_bytes: 4"));
+    }
+}
+
+#[cfg(test)]
+mod image_tests {
+    use super::*;
+
+    #[test]
+    fn an_image_keeps_the_written_pages_and_restores_zeros_elsewhere() {
+        let mut m = Memory::new();
+        assert!(m.write_u32(DATA_BASE, 0xdead_beef));
+        assert!(m.write_u8(STACK_POINTER, 7));
+        assert!(m.write_u16(KDATA_BASE + 0x2000, 0x1234));
+        assert!(m.write_u32(DATA_BASE + 0x8000, 0)); // written, but zeros: not kept
+        let image = m.image();
+        assert_eq!(image.bytes(), 3 * PAGE);
+        let before = m.clone();
+        // Later writes, some on pages the image does not hold.
+        assert!(m.write_u32(DATA_BASE, 1));
+        assert!(m.write_u32(HEAP_BASE + 0x10_000, 99));
+        assert!(m.write_u8(MMIO_BASE + 4, 3));
+        m.restore_image(&image);
+        assert_eq!(m.read_u32(DATA_BASE), Some(0xdead_beef));
+        assert_eq!(m.read_u32(HEAP_BASE + 0x10_000), Some(0));
+        assert_eq!(m.read_u8(MMIO_BASE + 4), Some(0));
+        assert_eq!(m.read_u8(STACK_POINTER), Some(7));
+        assert_eq!(m.read_u16(KDATA_BASE + 0x2000), Some(0x1234));
+        assert_eq!(m.image(), before.image());
     }
 }
