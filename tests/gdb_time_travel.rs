@@ -313,3 +313,101 @@ BUMP    ADD R1, R1, #1
         ],
     );
 }
+
+/// A game and a point in it: the program, its options, where to stop (the second time), the
+/// keys typed, the watched word.
+type GamePoint<'a> = (&'a str, &'a [&'a str], &'a str, &'a [u8], &'a str);
+
+/// Differential on the games: from a point in the middle of each game, 500 `stepi` record
+/// every register and a watched word of the game; 500 `reverse-stepi` must show the same
+/// values in reverse order.
+#[test]
+fn reverse_stepi_retraces_500_steps_of_each_game() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let board = "1,2,0,0,0,0,2,1,0,0,0,0,1,2,1,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+    let poke = format!("1000={board}");
+    let games: [GamePoint; 3] = [
+        (
+            "programs/lc3/dots.asm",
+            &[],
+            "UPDATE_STATE",
+            b"B0A1C1B2F6Q",
+            "CURRENT_PLAYER",
+        ),
+        (
+            "programs/mips/four_in_a_row.asm",
+            &[],
+            "do_drop",
+            b"Alice\nBob\n1\n4\n0\n1\n3\n0\n1\n4\n0\n",
+            "*(int *)&turn",
+        ),
+        (
+            "programs/simplerisc/tictactoe.asm",
+            &["--no-mul", "--poke", &poke],
+            "haswin",
+            b"",
+            "*(int *)1000",
+        ),
+    ];
+    for (game, args, stop_at, keys, watched) in games {
+        let dir = Scratch::new();
+        let name = std::path::Path::new(game)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let prog = dir.write(name, &std::fs::read_to_string(root.join(game)).unwrap());
+        let stub = Stub::start(&prog, args);
+        stub.open_console().type_bytes(keys);
+        let steps = 500;
+        let show = format!("echo STATE\\n\ninfo registers\np {watched}\n");
+        let mut script = format!("break {stop_at}\ncontinue\ncontinue\ndelete\n{show}");
+        for _ in 0..steps {
+            script.push_str("stepi\n");
+            script.push_str(&show);
+        }
+        for _ in 0..steps {
+            script.push_str("reverse-stepi\n");
+            script.push_str(&show);
+        }
+        let out = stub.gdb(&script);
+        // Each state: what `info registers` printed and the watched word (without gdb's
+        // value-history number), up to the `$N = ` line.
+        let grouped: Vec<Vec<String>> = out
+            .split("STATE\n")
+            .skip(1)
+            .map(|chunk| {
+                let mut lines = Vec::new();
+                for line in chunk.lines() {
+                    match line.split_once(" = ") {
+                        Some((_, value)) if line.starts_with('$') => {
+                            lines.push(format!("= {value}"));
+                            break;
+                        }
+                        _ => lines.push(line.to_string()),
+                    }
+                }
+                lines
+            })
+            .collect();
+        assert_eq!(
+            grouped.len(),
+            2 * steps + 1,
+            "{game}: states printed\n{out}"
+        );
+        let forward = &grouped[..=steps];
+        let mut back: Vec<Vec<String>> = grouped[steps..].to_vec();
+        back.reverse();
+        for (i, (f, b)) in forward.iter().zip(&back).enumerate() {
+            assert_eq!(f, b, "{game}: step {i} going forward and coming back");
+        }
+        assert!(
+            forward.windows(2).any(|w| w[0] != w[1]),
+            "{game}: the steps changed something\n{}",
+            out.lines().take(40).collect::<Vec<_>>().join("\n")
+        );
+    }
+}
