@@ -221,6 +221,22 @@ fn a_game_reversed_across_moves_and_continued_shows_every_line_once() {
     if !require_tool("gdb-multiarch") {
         return;
     }
+    nim_reversed_then("delete\ncontinue\ncontinue\n");
+}
+
+/// The same, but gdb detaches while the machine is in the past: it replays to where the
+/// recording ended, showing nothing twice, then plays on live.
+#[test]
+fn a_game_left_in_the_past_by_detach_shows_every_line_once() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    nim_reversed_then("delete\ndetach\n");
+}
+
+/// Nim: three moves typed and played to a breakpoint, two reverse-continues, the rest of the
+/// moves typed, then `finish` (gdb commands); the console must show the sample transcript.
+fn nim_reversed_then(finish: &str) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = Scratch::new();
     let source = std::fs::read_to_string(root.join("programs/lc3/nim.asm")).unwrap();
@@ -245,17 +261,19 @@ fn a_game_reversed_across_moves_and_continued_shows_every_line_once() {
     }
     script.push_str("monitor when\nreverse-continue\nreverse-continue\nmonitor when\n");
     script.push_str(&typing("G1B3A3C2A1A*&4A1"));
-    script.push_str("delete\ncontinue\ncontinue\n");
+    script.push_str(finish);
     let out = stub.gdb(&script);
     assert_eq!(
         out.matches("Breakpoint 1, ").count(),
         5,
         "three moves forward, two back:\n{out}"
     );
-    assert_in_order(
-        &out,
-        &["No more reverse-execution history.", "exited normally"],
-    );
+    if finish.contains("continue") {
+        assert_in_order(
+            &out,
+            &["No more reverse-execution history.", "exited normally"],
+        );
+    }
     let expected = std::fs::read_to_string(root.join("tests/programs/lc3/nim-sample.out")).unwrap();
     let shown = console.wait_for("Halting the processor", Duration::from_secs(20));
     assert_eq!(shown, expected);

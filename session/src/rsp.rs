@@ -574,7 +574,9 @@ impl<G: GdbMachine> RspSession<G> {
     /// One burst with no debugger attached. The program's end stops the free run, with a note
     /// on asmdbg's stderr; the machine then waits, ended, for the next debugger.
     fn run_burst_detached(&mut self) {
-        let event = self.burst();
+        // Left in the past, the machine replays up to where the recording ended (showing
+        // nothing twice), then runs live.
+        let event = self.forward(false);
         let ended = match event {
             None | Some(StopEvent::NeedInput) => return,
             Some(StopEvent::Halted) => "halted".to_string(),
@@ -589,13 +591,8 @@ impl<G: GdbMachine> RspSession<G> {
         );
     }
 
-    /// Runs up to one burst of instructions in slices, ending early when the guest has written
-    /// a lot.
-    fn burst(&mut self) -> Option<StopEvent> {
-        self.burst_limited(None)
-    }
-
-    /// [`Self::burst`], running no more than `limit` instructions when given.
+    /// Runs up to one burst of instructions (no more than `limit` when given) in slices,
+    /// ending early when the guest has written a lot.
     fn burst_limited(&mut self, limit: Option<u64>) -> Option<StopEvent> {
         let mut left = limit.map_or(self.burst, |l| l.min(self.burst));
         while left > 0 {
