@@ -72,10 +72,15 @@ pub struct Memory {
     stack: Vec<u8>,
     kdata: Vec<u8>,
     mmio: Vec<u8>,
-    /// Per segment (data, stack, kdata, mmio), the pages ever written: only they can hold
-    /// something other than zeros, so snapshots and restores look at them alone.
-    written: [Vec<bool>; 4],
+    /// The pages ever written, of the data segment (a fixed size, so the store path's mark
+    /// needs no bounds check) and of stack, kdata and mmio: only they can hold something
+    /// other than zeros, so snapshots and restores look at them alone.
+    data_written: Box<[bool; DATA_PAGES]>,
+    other_written: [Vec<bool>; 3],
 }
+
+/// Pages of the data segment.
+const DATA_PAGES: usize = SEGMENT_BYTES as usize / PAGE;
 
 /// A summary: the 12 MiB of segments are no use in a debug print.
 impl std::fmt::Debug for Memory {
@@ -103,8 +108,8 @@ impl Memory {
             stack: vec![0; (0x8000_0000u32 - STACK_LOW) as usize],
             kdata: vec![0; SEGMENT_BYTES as usize],
             mmio: vec![0; MMIO_BYTES as usize],
-            written: [
-                SEGMENT_BYTES as usize,
+            data_written: Box::new([false; DATA_PAGES]),
+            other_written: [
                 (0x8000_0000u32 - STACK_LOW) as usize,
                 SEGMENT_BYTES as usize,
                 MMIO_BYTES as usize,
@@ -166,11 +171,10 @@ impl Memory {
     fn slice_mut(&mut self, addr: u32, len: u32) -> Option<&mut [u8]> {
         let off = addr.wrapping_sub(DATA_SEGMENT_BASE);
         if off < SEGMENT_BYTES {
-            let range = off as usize..(off + len) as usize;
-            let bytes = self.data.get_mut(range.clone())?;
-            // Accesses are aligned: one page (marked at both ends all the same).
-            self.written[0][range.start / PAGE] = true;
-            self.written[0][(range.end - 1) / PAGE] = true;
+            let bytes = self.data.get_mut(off as usize..(off + len) as usize)?;
+            // Accesses are aligned, so within one page. (The mask only lets the compiler see
+            // the index in range: `off` is below the segment's size.)
+            self.data_written[(off as usize / PAGE) & (DATA_PAGES - 1)] = true;
             return Some(bytes);
         }
         self.slice_mut_slow(addr, len)
@@ -189,7 +193,7 @@ impl Memory {
         };
         let off = off as usize;
         let end = off.checked_add(len as usize)?;
-        let written = &mut self.written[segment];
+        let written = &mut self.other_written[segment - 1];
         let bytes = match segment {
             1 => &mut self.stack,
             2 => &mut self.kdata,
@@ -197,13 +201,28 @@ impl Memory {
         };
         let slice = bytes.get_mut(off..end)?;
         written[off / PAGE] = true;
-        written[(end - 1) / PAGE] = true;
         Some(slice)
     }
 
     /// Bytes of the pages ever written (what a snapshot looks at).
     pub fn written_bytes(&self) -> usize {
-        self.written.iter().flatten().filter(|&&w| w).count() * PAGE
+        self.written()
+            .iter()
+            .copied()
+            .flatten()
+            .filter(|&&w| w)
+            .count()
+            * PAGE
+    }
+
+    /// The pages ever written, per segment (data, stack, kdata, mmio).
+    fn written(&self) -> [&[bool]; 4] {
+        [
+            &self.data_written[..],
+            &self.other_written[0],
+            &self.other_written[1],
+            &self.other_written[2],
+        ]
     }
 
     /// A copy of the memory that keeps only its pages holding something other than zeros (a
@@ -214,7 +233,7 @@ impl Memory {
         for ((bytes, written), pages) in self
             .segments()
             .into_iter()
-            .zip(&self.written)
+            .zip(self.written())
             .zip(&mut segments)
         {
             for (i, _) in written.iter().enumerate().filter(|(_, &w)| w) {
@@ -230,11 +249,15 @@ impl Memory {
     /// Puts an [`Memory::image`] back: its pages, and zeros everywhere else (only pages ever
     /// written can hold anything else).
     pub fn restore_image(&mut self, image: &MemoryImage) {
-        let mut written = std::mem::take(&mut self.written);
+        let mut data_written =
+            std::mem::replace(&mut self.data_written, Box::new([false; DATA_PAGES]));
+        let mut other_written = std::mem::take(&mut self.other_written);
+        let [stack_w, kdata_w, mmio_w] = &mut other_written;
+        let written: [&mut [bool]; 4] = [&mut data_written[..], stack_w, kdata_w, mmio_w];
         for ((bytes, written), pages) in self
             .segments_mut()
             .into_iter()
-            .zip(&mut written)
+            .zip(written)
             .zip(&image.segments)
         {
             let mut kept = pages.iter().peekable();
@@ -250,7 +273,8 @@ impl Memory {
                 }
             }
         }
-        self.written = written;
+        self.data_written = data_written;
+        self.other_written = other_written;
     }
 
     fn segments(&self) -> [&[u8]; 4] {
