@@ -221,10 +221,10 @@ def bench_continue_rate(bench_program):
             print(f"  continue, {label}: no result\n{text}")
 
 
-def bench_time_travel(bench_program):
-    """Reverse execution over the 100 M instructions of programs/mips/bench.asm: reverse-stepi
-    per second from the end and from the middle (monitor goto), reverse-continue across the
-    whole run to a breakpoint at the start, and the history's memory."""
+def bench_time_travel(bench_program, instructions, label):
+    """Reverse execution over a run of programs/mips/bench.asm: reverse-stepi per second from
+    the end and from the middle (monitor goto), reverse-continue across the whole run to a
+    breakpoint at the start, and the history's memory."""
     proc, port = start_stub(bench_program, "--once")
     script = f"""
 set pagination off
@@ -239,14 +239,14 @@ t = time.time()
 for _ in range(500):
     gdb.execute("reverse-stepi", to_string=True)
 print("BS_END_RATE %.1f" % (500 / (time.time() - t)))
-gdb.execute("monitor goto 50000000", to_string=True)
+gdb.execute("monitor goto {instructions // 2}", to_string=True)
 gdb.execute("maint flush register-cache", to_string=True)
 t = time.time()
 for _ in range(500):
     gdb.execute("reverse-stepi", to_string=True)
 print("BS_MID_RATE %.1f" % (500 / (time.time() - t)))
 gdb.execute("break *0x00400000", to_string=True)
-gdb.execute("monitor goto 100000000", to_string=True)
+gdb.execute("monitor goto {instructions}", to_string=True)
 gdb.execute("maint flush register-cache", to_string=True)
 t = time.time()
 gdb.execute("reverse-continue", to_string=True)
@@ -265,7 +265,7 @@ kill
         print("  time travel: no result\n" + text)
         return
     fwd, end, mid, bc = (float(found[k].group(1)) for k in ("FORWARD_SECONDS", "BS_END_RATE", "BS_MID_RATE", "BC_SECONDS"))
-    print(f"  time travel, programs/mips/bench.asm (100 M instructions): forward {fwd:.3f} s")
+    print(f"  time travel, {label}: forward {fwd:.3f} s")
     print(f"  reverse-stepi through gdb-multiarch: {end:,.0f}/s at the end, {mid:,.0f}/s in the middle")
     print(f"  reverse-continue across the run to its first instruction: {bc:.3f} s ({bc / fwd:.2f} x the forward run)")
     history = re.search(r"HISTORY (.*)", text)
@@ -285,7 +285,13 @@ def main():
         bench_round_trips(spin)
         bench_stepi(spin)
         bench_continue_rate(os.path.join(ROOT, "programs", "mips", "bench.asm"))
-        bench_time_travel(os.path.join(ROOT, "programs", "mips", "bench.asm"))
+        bench = os.path.join(ROOT, "programs", "mips", "bench.asm")
+        bench_time_travel(bench, 100_015_011, "programs/mips/bench.asm (100 M instructions)")
+        # The same loop with a bound of 15,812: 4 x 15,812^2 + 3 x 15,812 + 11 = 1,000,124,823 instructions.
+        long_run = os.path.join(d, "bench_1g.asm")
+        with open(bench) as src, open(long_run, "w") as dst:
+            dst.write(src.read().replace("li    $t3, 5000", "li    $t3, 15812"))
+        bench_time_travel(long_run, 1_000_124_823, "bench.asm with bound 15,812 (10^9 instructions)")
 
 
 if __name__ == "__main__":
