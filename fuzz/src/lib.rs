@@ -399,6 +399,8 @@ f:
 
 fn drive_stub<G: GdbMachine>(machine: G, stream: &[u8]) -> usize {
     let mut target = Debuggee::new(machine);
+    // Time travel on, as `asmdbg debug` has it (a small cap: thinning is exercised too).
+    target.record_history(1 << 20);
     target.exec = Some(asmdbg_core::gdb::ExecImage {
         name: "fuzz.elf".to_string(),
         bytes: vec![0x7f, b'E', b'L', b'F', 1, 1, 1, 0],
@@ -454,6 +456,10 @@ mod tests {
             "g",
             "mzz,qq",
             "s",
+            "s",
+            "bs",
+            "bc",
+            "bs",
         ] {
             let sum = payload.bytes().fold(0u8, |a, b| a.wrapping_add(b));
             stream.extend_from_slice(format!("${payload}#{sum:02x}").as_bytes());
@@ -468,6 +474,39 @@ mod tests {
             let sent = super::stub(&input);
             // At least the replies to qSupported, ?, g and the error for mzz,qq.
             assert!(sent > 100, "ISA {selector}: only {sent} bytes answered");
+        }
+    }
+
+    /// Streams of packets picked at random (a fixed seed) among steps, continues, Ctrl-C and
+    /// the reverse requests, on each machine: the harness never panics.
+    #[test]
+    fn random_forward_and_reverse_requests_keep_the_session_going() {
+        let pieces = [
+            "vCont;s",
+            "vCont;c",
+            "bs",
+            "bc",
+            "g",
+            "Z0,6004,2",
+            "z0,6004,2",
+            "?",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..60u8 {
+            let mut stream = vec![round % 3];
+            stream.extend_from_slice(b"$QStartNoAckMode#b0");
+            for _ in 0..40 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let payload = pieces[(seed >> 33) as usize % pieces.len()];
+                let sum = payload.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+                stream.extend_from_slice(format!("${payload}#{sum:02x}").as_bytes());
+                if (seed >> 20) % 5 == 0 {
+                    stream.push(0x03);
+                }
+            }
+            let _ = super::stub(&stream);
         }
     }
 }

@@ -65,10 +65,18 @@ struct Wire<G: GdbMachine> {
 
 impl<G: GdbMachine> Wire<G> {
     fn connect(machine: G) -> Self {
-        let mut session = RspSession::new(
-            Debuggee::new(machine),
-            Discipline::new(LineMode::Raw, false),
-        );
+        Self::connect_to(Debuggee::new(machine))
+    }
+
+    /// A session whose machine records its run for time travel, as `asmdbg debug` does.
+    fn connect_recording(machine: G) -> Self {
+        let mut target = Debuggee::new(machine);
+        target.record_history(64 << 20);
+        Self::connect_to(target)
+    }
+
+    fn connect_to(target: Debuggee<G>) -> Self {
+        let mut session = RspSession::new(target, Discipline::new(LineMode::Raw, false));
         session.on_connect(Instant::now());
         Wire {
             session,
@@ -439,4 +447,89 @@ fn a_lost_connection_or_a_kill_leaves_the_machine_stopped() {
     gdb.send(rsp_packet("vKill;1").as_bytes());
     let poll = gdb.run(2);
     assert!(!poll.run && !gdb.session.free_running());
+}
+
+// ---- Time travel ------------------------------------------------------------------------
+
+/// Runs the session until it reports a stop (at most `bursts` bursts); the stop's payload.
+fn stop_after<G: GdbMachine>(gdb: &mut Wire<G>, bursts: usize) -> String {
+    gdb.run(bursts);
+    gdb.reply().expect("a stop reply")
+}
+
+#[test]
+fn reverse_requests_without_history_say_history_begins_here() {
+    let mut gdb = Wire::connect(lc3(LC3_COUNTER));
+    gdb.send(b"+");
+    gdb.send(rsp_packet("bs").as_bytes());
+    let stop = stop_after(&mut gdb, 4);
+    assert!(stop.contains("replaylog:begin"), "{stop}");
+    gdb.send(rsp_packet("bc").as_bytes());
+    let stop = stop_after(&mut gdb, 4);
+    assert!(stop.contains("replaylog:begin"), "{stop}");
+}
+
+#[test]
+fn reverse_step_retraces_steps_and_stops_at_the_start() {
+    let mut gdb = Wire::connect_recording(lc3(LC3_COUNTER));
+    gdb.send(b"+");
+    let mut pcs = vec![gdb.machine().pc()];
+    for _ in 0..6 {
+        gdb.send(rsp_packet("vCont;s").as_bytes());
+        let stop = stop_after(&mut gdb, 4);
+        assert!(stop.starts_with("T05") || stop.starts_with("S05"), "{stop}");
+        pcs.push(gdb.machine().pc());
+    }
+    for expected in pcs.iter().rev().skip(1) {
+        gdb.send(rsp_packet("bs").as_bytes());
+        let stop = stop_after(&mut gdb, 4);
+        assert!(!stop.contains("replaylog"), "{stop}");
+        assert_eq!(gdb.machine().pc(), *expected);
+    }
+    assert_eq!(gdb.machine().instructions_executed(), 0);
+    gdb.send(rsp_packet("bs").as_bytes());
+    let stop = stop_after(&mut gdb, 4);
+    assert!(stop.contains("replaylog:begin"), "{stop}");
+}
+
+#[test]
+fn keys_typed_in_the_past_wait_for_the_end_of_history_and_writes_there_drop_the_future() {
+    let mut gdb = Wire::connect_recording(lc3(LC3_ECHO));
+    gdb.send(b"+");
+    gdb.session.on_console_input(b"ab");
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    gdb.run(8);
+    // Both keys echoed; the guest waits for the next one.
+    let shown = gdb.session.take_all_output();
+    assert_eq!(shown, b"ab");
+    let end = gdb.machine().instructions_executed();
+    gdb.send(&[0x03]);
+    assert!(gdb.reply().is_some_and(|r| is_sigint(&r)));
+    // Back to the start: a key typed now is held, not given to the replay.
+    let said = gdb.request("qRcmd,676f746f2030"); // monitor goto 0
+    assert!(
+        said.starts_with('O') && said.contains(&gdb_hex("at instruction 0")),
+        "{said}"
+    );
+    assert_eq!(gdb.reply().as_deref(), Some("OK"));
+    gdb.session.on_console_input(b"c");
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    gdb.run(8);
+    // The replay showed nothing again; at the end the held key was echoed.
+    assert_eq!(gdb.session.take_all_output(), b"c");
+    assert!(gdb.machine().instructions_executed() > end);
+    let _ = gdb.reply();
+    // In the past a register write drops the future (said on the console).
+    gdb.send(&[0x03]);
+    let _ = gdb.reply();
+    let _ = gdb.request("qRcmd,676f746f2032"); // monitor goto 2
+    assert_eq!(gdb.reply().as_deref(), Some("OK"));
+    assert_eq!(gdb.request("P1=05000000"), "OK");
+    let note = String::from_utf8_lossy(&gdb.session.take_all_output()).into_owned();
+    assert!(note.contains("runs live from here"), "{note}");
+}
+
+/// Text as hex, as gdbstub sends a monitor command's output in `O` packets.
+fn gdb_hex(text: &str) -> String {
+    text.bytes().map(|b| format!("{b:02x}")).collect()
 }
