@@ -160,8 +160,9 @@ fn check_history<M: Machine + Snapshot + Replayable>(
 ) -> Result<(), String> {
     let mut history = History::start(machine, 1 << 30);
     let mut kept = vec![(machine.instructions_executed(), machine.snapshot())];
-    // Counts at which input came: the guest may be seen there before or after it asked for
-    // it (a flag of the console), both the same run.
+    // Counts where one run has two states: where input came (the guest seen before or after
+    // it asked: a flag of the console) and where the run stopped without running an
+    // instruction (a MIPS fault sets cause and EPC at the same count).
     let mut input_at = std::collections::HashSet::new();
     loop {
         let now = machine.instructions_executed();
@@ -193,7 +194,10 @@ fn check_history<M: Machine + Snapshot + Replayable>(
                     None => break,
                 }
             }
-            Some(_) => break,
+            Some(_) => {
+                input_at.insert(machine.instructions_executed());
+                break;
+            }
         }
     }
     kept.retain(|(count, _)| !input_at.contains(count));
