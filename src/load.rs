@@ -104,27 +104,21 @@ pub fn read_program(paths: &[PathBuf], isa: Option<Isa>) -> Result<ProgramFiles,
 /// MARS's `p` option (`--project`): the program is the first file and every other `.asm` file
 /// of its folder, in name order (MARS lists the folder's files the same way).
 pub fn project_files(first: &Path) -> Result<Vec<PathBuf>, SetupError> {
-    let dir = match first.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let entries = std::fs::read_dir(&dir).map_err(|source| SetupError::Read {
+    // A bare file name: its folder is the working directory, and the others are named bare too.
+    let parent = first.parent().filter(|d| !d.as_os_str().is_empty());
+    let dir = parent.unwrap_or(Path::new("."));
+    let entries = std::fs::read_dir(dir).map_err(|source| SetupError::Read {
         path: dir.display().to_string(),
         source,
     })?;
     let mut others: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
-        .map(|e| e.path())
+        .map(|e| parent.map_or_else(|| PathBuf::from(e.file_name()), |_| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("asm")))
         .filter(|p| !same_file(p, first))
         .collect();
     others.sort();
-    let mut files = vec![first.to_path_buf()];
-    files.extend(others.into_iter().map(|p| match p.strip_prefix("./") {
-        Ok(rest) if !first.starts_with(".") => rest.to_path_buf(),
-        _ => p,
-    }));
-    Ok(files)
+    Ok(std::iter::once(first.to_path_buf()).chain(others).collect())
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

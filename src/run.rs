@@ -92,7 +92,7 @@ impl InputSource for TimedInput {
         {
             self.send_next(machine);
         }
-        if self.sent == self.bytes.len() {
+        if self.bytes.is_empty() {
             machine.end_input();
         }
     }

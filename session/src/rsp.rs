@@ -508,14 +508,9 @@ impl<G: GdbMachine> RspSession<G> {
     /// student can go back from there; a resume at the same point then reports the end.
     fn end_of_history(&mut self, event: &Option<StopEvent>) -> Option<StopReason<G>> {
         self.target.history.as_ref()?;
-        let now = self.target.machine.instructions_executed();
         match event {
-            // (A machine that ends by an instruction, MIPS's exit syscall, runs it again on the
-            // next resume: the count is no test of "the same end".)
-            Some(StopEvent::Halted | StopEvent::Exited(_))
-                if self.target.end_reported_at.is_none() =>
-            {
-                self.target.end_reported_at = Some(now);
+            Some(StopEvent::Halted | StopEvent::Exited(_)) if !self.target.end_reported => {
+                self.target.end_reported = true;
                 Some(replay_log(ReplayLogPosition::End))
             }
             _ => None,
@@ -532,7 +527,7 @@ impl<G: GdbMachine> RspSession<G> {
         if now <= history.start_count() || !history.seek(&mut self.target.machine, now - 1) {
             return begin;
         }
-        self.target.end_reported_at = None;
+        self.target.end_reported = false;
         SingleThreadStopReason::DoneStep
     }
 
@@ -544,7 +539,7 @@ impl<G: GdbMachine> RspSession<G> {
         let Some(history) = &mut self.target.history else {
             return Some(begin);
         };
-        self.target.end_reported_at = None;
+        self.target.end_reported = false;
         let mut search = match self.target.reverse_search.take() {
             Some(search) => search,
             None => history.begin_reverse(&mut self.target.machine),

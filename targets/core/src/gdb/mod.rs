@@ -176,9 +176,9 @@ pub struct Debuggee<G: GdbMachine> {
     pub history: Option<History<G::State>>,
     /// The memory cap of the history's checkpoints.
     pub history_cap: usize,
-    /// The program's end was reported as the end of history (`replaylog:end`), at this count:
-    /// a resume from there (before any move back in history) reports the end itself.
-    pub end_reported_at: Option<u64>,
+    /// The program's end was reported as the end of history (`replaylog:end`): a resume from
+    /// there (before any move back in history or change) reports the end itself.
+    pub end_reported: bool,
     /// A reverse-continue under way: the session searches one interval of history per
     /// burst; a new request or Ctrl-C drops it.
     pub reverse_search: Option<crate::history::ReverseSearch>,
@@ -210,7 +210,7 @@ impl<G: GdbMachine> Debuggee<G> {
             pokes: Vec::new(),
             history: None,
             history_cap: crate::history::DEFAULT_CAP_BYTES,
-            end_reported_at: None,
+            end_reported: false,
             reverse_search: None,
             created: Instant::now(),
         }
@@ -220,7 +220,7 @@ impl<G: GdbMachine> Debuggee<G> {
     pub fn record_history(&mut self, cap_bytes: usize) {
         self.history_cap = cap_bytes;
         self.history = Some(History::start(&mut self.machine, cap_bytes));
-        self.end_reported_at = None;
+        self.end_reported = false;
     }
 
     /// gdb changed a register or memory: in the past, that ends the recorded future.
@@ -237,7 +237,7 @@ impl<G: GdbMachine> Debuggee<G> {
                 );
             }
         }
-        self.end_reported_at = None;
+        self.end_reported = false;
     }
 
     /// A new debugger connected, from this host (`local`) or not: fixes the exec-file name

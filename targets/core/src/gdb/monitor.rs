@@ -118,7 +118,7 @@ fn goto<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
             h.start_count()
         );
     }
-    dbg.end_reported_at = None;
+    dbg.end_reported = false;
     format!(
         "at instruction {}; PC = {}",
         dbg.machine.instructions_executed(),
