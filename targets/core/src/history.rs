@@ -47,8 +47,9 @@ pub struct ReverseSearch {
 const SCRATCH_SPACING: u64 = 4096;
 /// How many parts such a seek's replay is cut into (a state at each cut).
 const SCRATCH_PER_SEEK: u64 = 8;
-/// Seek states kept (those nearest the last target).
+/// Seek states kept (those nearest the last target), and at most this part of the cap.
 const SCRATCH_KEPT: usize = 32;
+const SCRATCH_SHARE_OF_CAP: usize = 8;
 
 /// What a reverse search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,20 +60,42 @@ pub enum ReverseStop {
     Begin,
 }
 
+/// A machine state kept by history, taken at instruction `count`.
+#[derive(Clone)]
+struct Saved<S> {
+    count: u64,
+    state: S,
+    /// What the state takes in memory (the machine's [`Snapshot::state_bytes`]).
+    bytes: usize,
+}
+
+impl<S> Saved<S> {
+    fn take<M>(machine: &M) -> Self
+    where
+        M: Machine + Snapshot<State = S> + ?Sized,
+    {
+        let state = machine.snapshot();
+        Saved {
+            count: machine.instructions_executed(),
+            bytes: machine.state_bytes(&state),
+            state,
+        }
+    }
+}
+
 /// A run's history: checkpoints of the machine's state and the input log.
 pub struct History<S> {
     /// Ascending by count; the first is the start of history.
-    checkpoints: Vec<(u64, S)>,
+    checkpoints: Vec<Saved<S>>,
     /// States taken on the way by recent seeks (ascending): a run of reverse steps finds
     /// one close behind it, so each step replays a little, not a whole interval.
-    scratch: Vec<(u64, S)>,
+    scratch: Vec<Saved<S>>,
     /// Input entries before `base`; the machine's journal holds those from `base` on.
     log_before_base: InputLog,
     base: u64,
     frontier: u64,
     interval: u64,
     cap_bytes: usize,
-    state_bytes: usize,
 }
 
 impl<S: Clone> History<S> {
@@ -83,10 +106,8 @@ impl<S: Clone> History<S> {
     {
         let now = machine.instructions_executed();
         machine.set_journal(Journal::recording());
-        let state = machine.snapshot();
-        let state_bytes = machine.state_bytes(&state).max(1);
         History {
-            checkpoints: vec![(now, state)],
+            checkpoints: vec![Saved::take(machine)],
             scratch: Vec::new(),
             log_before_base: InputLog::new(),
             base: now,
@@ -94,13 +115,12 @@ impl<S: Clone> History<S> {
             interval: FIRST_INTERVAL
                 .max(INTERVAL_PER_SNAPSHOT_BYTE * machine.snapshot_cost_bytes() as u64),
             cap_bytes,
-            state_bytes,
         }
     }
 
     /// The count history starts at.
     pub fn start_count(&self) -> u64 {
-        self.checkpoints.first().map_or(0, |c| c.0)
+        self.checkpoints.first().map_or(0, |c| c.count)
     }
 
     /// The furthest count reached live.
@@ -112,9 +132,28 @@ impl<S: Clone> History<S> {
         self.checkpoints.len()
     }
 
-    /// Bytes the checkpoints take (an estimate: states are full copies).
-    pub fn bytes(&self) -> usize {
-        self.checkpoints.len() * self.state_bytes
+    /// Bytes the kept states take: the checkpoints and the states recent seeks left.
+    pub fn state_bytes(&self) -> usize {
+        self.checkpoints
+            .iter()
+            .chain(&self.scratch)
+            .map(|saved| saved.bytes)
+            .sum()
+    }
+
+    /// Bytes the input log takes (never thinned: it is what makes the past reachable).
+    pub fn log_bytes<M: Replayable + ?Sized>(&self, machine: &M) -> usize {
+        self.log_before_base.bytes() + machine.journal().log().bytes()
+    }
+
+    /// All the memory history takes, what `--history-mb` caps.
+    pub fn bytes<M: Replayable + ?Sized>(&self, machine: &M) -> usize {
+        self.state_bytes() + self.log_bytes(machine)
+    }
+
+    /// The cap in bytes.
+    pub fn cap_bytes(&self) -> usize {
+        self.cap_bytes
     }
 
     /// Whether the machine at `now` is in the past (replaying, its output already shown).
@@ -139,21 +178,26 @@ impl<S: Clone> History<S> {
             .checkpoints
             .iter()
             .rev()
-            .find(|c| c.0 <= now)
-            .map_or(0, |c| c.0);
+            .find(|c| c.count <= now)
+            .map_or(0, |c| c.count);
         let due = now >= newest_before.saturating_add(self.interval);
         let stop_due = stopped && now >= newest_before.saturating_add(STOP_CHECKPOINT_GAP);
-        let here = self.checkpoints.iter().any(|c| c.0 == now);
+        let here = self.checkpoints.iter().any(|c| c.count == now);
         if (due || stop_due) && !here && now > newest_before {
-            let at = self.checkpoints.partition_point(|c| c.0 < now);
-            self.checkpoints.insert(at, (now, machine.snapshot()));
-            self.thin();
+            let at = self.checkpoints.partition_point(|c| c.count < now);
+            self.checkpoints.insert(at, Saved::take(machine));
+            self.thin(self.log_bytes(machine));
         }
     }
 
-    /// Drops every other checkpoint (keeping the first and the newest) while over the cap.
-    fn thin(&mut self) {
-        while self.bytes() > self.cap_bytes && self.checkpoints.len() > 2 {
+    /// While over the cap: drops the seeks' states, then every other checkpoint (keeping the
+    /// first and the newest), doubling the interval each time.
+    fn thin(&mut self, log_bytes: usize) {
+        let over = |h: &Self| h.state_bytes() + log_bytes > h.cap_bytes;
+        while over(self) && !self.scratch.is_empty() {
+            self.scratch.clear();
+        }
+        while over(self) && self.checkpoints.len() > 2 {
             let last = self.checkpoints.len() - 1;
             let mut index = 0;
             self.checkpoints.retain(|_| {
@@ -178,8 +222,8 @@ impl<S: Clone> History<S> {
     where
         M: Machine + Snapshot<State = S> + Replayable + ?Sized,
     {
-        let (count, state) = self.checkpoints[index].clone();
-        self.restore_state(machine, count, &state);
+        let saved = self.checkpoints[index].clone();
+        self.restore_state(machine, saved.count, &saved.state);
     }
 
     /// Puts the machine in `state` (taken at `count`), replaying the log from there.
@@ -213,20 +257,22 @@ impl<S: Clone> History<S> {
         if target < self.start_count() {
             return false;
         }
-        let index = self.checkpoints.partition_point(|c| c.0 <= target) - 1;
-        let mut from = self.checkpoints[index].0;
-        let near = self.scratch.partition_point(|c| c.0 <= target);
-        let scratch = near.checked_sub(1).filter(|&i| self.scratch[i].0 > from);
+        let index = self.checkpoints.partition_point(|c| c.count <= target) - 1;
+        let mut from = self.checkpoints[index].count;
+        let near = self.scratch.partition_point(|c| c.count <= target);
+        let scratch = near
+            .checked_sub(1)
+            .filter(|&i| self.scratch[i].count > from);
         if let Some(i) = scratch {
-            from = self.scratch[i].0;
+            from = self.scratch[i].count;
         }
         let now = machine.instructions_executed();
         // Already between the nearest state and the target: run on from here.
         if !(from <= now && now <= target) {
             match scratch {
                 Some(i) => {
-                    let (count, state) = self.scratch[i].clone();
-                    self.restore_state(machine, count, &state);
+                    let saved = self.scratch[i].clone();
+                    self.restore_state(machine, saved.count, &saved.state);
                 }
                 None => self.restore_checkpoint(machine, index),
             }
@@ -240,15 +286,19 @@ impl<S: Clone> History<S> {
                 let mark = start + distance * i / SCRATCH_PER_SEEK;
                 run_to(machine, mark);
                 let here = machine.instructions_executed();
-                if here == mark && !self.scratch.iter().any(|c| c.0 == here) {
-                    let at = self.scratch.partition_point(|c| c.0 < here);
-                    self.scratch.insert(at, (here, machine.snapshot()));
+                if here == mark && !self.scratch.iter().any(|c| c.count == here) {
+                    let at = self.scratch.partition_point(|c| c.count < here);
+                    self.scratch.insert(at, Saved::take(machine));
                 }
             }
-            // Keep the states nearest the target.
-            while self.scratch.len() > SCRATCH_KEPT {
+            // Keep the states nearest the target, within their share of the cap.
+            while self.scratch.len() > SCRATCH_KEPT
+                || (self.scratch.len() > 1
+                    && self.scratch.iter().map(|s| s.bytes).sum::<usize>()
+                        > self.cap_bytes / SCRATCH_SHARE_OF_CAP)
+            {
                 let farthest = (0..self.scratch.len())
-                    .max_by_key(|&i| self.scratch[i].0.abs_diff(target))
+                    .max_by_key(|&i| self.scratch[i].count.abs_diff(target))
                     .unwrap_or(0);
                 self.scratch.remove(farthest);
             }
@@ -289,7 +339,7 @@ impl<S: Clone> History<S> {
             index: if nothing_set {
                 0
             } else {
-                self.checkpoints.partition_point(|c| c.0 < until)
+                self.checkpoints.partition_point(|c| c.count < until)
             },
         }
     }
@@ -313,7 +363,7 @@ impl<S: Clone> History<S> {
         let index = search.index;
         self.restore_checkpoint(machine, index);
         let Some(hit) = last_hit_before(machine, search.until) else {
-            search.until = self.checkpoints[index].0;
+            search.until = self.checkpoints[index].count;
             return None;
         };
         let (bps, wps) = take_traps(machine);
@@ -352,8 +402,8 @@ impl<S: Clone> History<S> {
         if now >= self.frontier {
             return false;
         }
-        self.checkpoints.retain(|c| c.0 <= now);
-        self.scratch.retain(|c| c.0 <= now);
+        self.checkpoints.retain(|c| c.count <= now);
+        self.scratch.retain(|c| c.count <= now);
         let mut log = self.full_log(machine);
         log.entries.retain(|(at, _)| *at < now);
         // The journal records from here; entries before `now` stay in the log.

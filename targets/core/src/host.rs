@@ -75,6 +75,20 @@ impl InputLog {
 
     /// The entries from instruction count `count` on: the log to replay from a snapshot taken
     /// at `count`.
+    /// What the log takes in memory: its entries and the bytes they hold.
+    pub fn bytes(&self) -> usize {
+        let payload: usize = self
+            .entries
+            .iter()
+            .map(|(_, input)| match input {
+                HostInput::Console { bytes, .. } => bytes.capacity(),
+                HostInput::FileRead(Some(bytes)) => bytes.capacity(),
+                _ => 0,
+            })
+            .sum();
+        self.entries.capacity() * std::mem::size_of::<(u64, HostInput)>() + payload
+    }
+
     pub fn since(&self, count: u64) -> InputLog {
         InputLog {
             entries: self

@@ -85,15 +85,26 @@ fn history<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
     };
     let now = dbg.machine.instructions_executed();
     format!(
-        "history: instructions {} to {} ({} recorded), now at {now}{}\ncheckpoints: {}, {:.1} MiB of {} MiB",
+        "history: instructions {} to {} ({} recorded), now at {now}{}\n\
+         checkpoints: {}; memory {:.1} MiB of {} MiB (states {:.1} MiB, input log {:.1} MiB)",
         h.start_count(),
         h.frontier(),
         h.frontier() - h.start_count(),
-        if h.in_past(now) { " (in the past: replaying)" } else { "" },
+        if h.in_past(now) {
+            " (in the past: replaying)"
+        } else {
+            ""
+        },
         h.checkpoint_count(),
-        h.bytes() as f64 / (1 << 20) as f64,
-        dbg.history_cap >> 20,
+        mib(h.bytes(&dbg.machine)),
+        h.cap_bytes() >> 20,
+        mib(h.state_bytes()),
+        mib(h.log_bytes(&dbg.machine)),
     )
+}
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1 << 20) as f64
 }
 
 fn goto<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
