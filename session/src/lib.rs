@@ -21,4 +21,7 @@ mod rsp;
 pub use discipline::{Discipline, LineMode};
 pub use framer::{rsp_packet, Frame, Framer, PACKET_SIZE};
 pub use refusal::{Admission, Refusal, Refusals, HANDOVER_GRACE, REFUSAL};
-pub use rsp::{Poll, RspSession, SessionEnd, BURST, CHUNK, INPUT_BACKLOG, OUTPUT_BACKLOG, SLICE};
+pub use rsp::{
+    Poll, RspSession, SessionEnd, BURST, CHUNK, INPUT_BACKLOG, MACHINE_INPUT_QUEUE, OUTPUT_BACKLOG,
+    SLICE,
+};

@@ -12,6 +12,7 @@
 //! gdbserver and QEMU let a detached program run), until the program ends or the next
 //! debugger attaches and finds it stopped where it got to.
 
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, DebuggeeError, GdbMachine, ResumeMode};
@@ -44,6 +45,11 @@ pub const OUTPUT_BACKLOG: usize = 64 * 1024;
 /// wanted (the terminal's writes block, as on a real serial line) so a huge paste cannot grow
 /// memory.
 pub const INPUT_BACKLOG: usize = 1 << 20;
+
+/// Typed bytes queued in the machine at a time; the rest wait in the session. The machine's
+/// queue is part of its state, which time travel copies into every checkpoint, so a pasted
+/// or piped megabyte must not sit there.
+pub const MACHINE_INPUT_QUEUE: usize = 4096;
 /// Protocol errors one connection may recover from before the session gives up on it.
 const MAX_RECOVERIES: u32 = 1000;
 
@@ -161,9 +167,12 @@ pub struct RspSession<G: GdbMachine> {
     /// gdb's single step needs console input that has not come: it waits for input like a
     /// running guest (until then, stepping again would only ask again).
     step_waits: bool,
-    /// Console input typed while the machine was in the past, queued once it is back at the
-    /// end of its history.
-    held_input: Vec<u8>,
+    /// Console input the machine has not been given yet: everything typed while it is in
+    /// the past (queued once it is back at the end of its history), and otherwise what does
+    /// not fit in its queue of [`MACHINE_INPUT_QUEUE`] bytes.
+    held_input: VecDeque<u8>,
+    /// The console's input ended and the machine has been told (after the held bytes).
+    input_end_given: bool,
 }
 
 impl<G: GdbMachine> RspSession<G> {
@@ -182,7 +191,8 @@ impl<G: GdbMachine> RspSession<G> {
             free_running: false,
             notices: Vec::new(),
             step_waits: false,
-            held_input: Vec::new(),
+            held_input: VecDeque::new(),
+            input_end_given: false,
         }
     }
 
@@ -285,14 +295,8 @@ impl<G: GdbMachine> RspSession<G> {
         self.discipline.input(typed, &mut guest, &mut echo);
         self.add_to_backlog(&echo);
         self.step_waits = false;
-        if self.in_past() {
-            // The machine replays recorded input until it is back at the end of its history;
-            // what is typed meanwhile comes after that.
-            self.held_input.extend_from_slice(&guest);
-            return;
-        }
-        // The one place typed bytes enter the machine.
-        self.target.machine.queue_input(&guest);
+        self.held_input.extend(guest);
+        self.release_held_input();
     }
 
     /// Whether the machine is in the past of its recorded run (time travel).
@@ -304,7 +308,7 @@ impl<G: GdbMachine> RspSession<G> {
     /// The console's input ended (stdin closed).
     pub fn on_console_input_end(&mut self) {
         self.input_closed = true;
-        self.target.machine.end_input();
+        self.release_held_input();
     }
 
     /// Nobody will take console output any more: it is dropped from now on.
@@ -331,9 +335,7 @@ impl<G: GdbMachine> RspSession<G> {
 
     /// Whether console input is wanted now.
     pub fn wants_input(&mut self) -> bool {
-        self.held_input.len() < INPUT_BACKLOG
-            && !self.input_closed
-            && self.target.machine.console().pending_input() < INPUT_BACKLOG
+        self.held_input.len() < INPUT_BACKLOG && !self.input_closed
     }
 
     /// What to do next (see [`Poll`]). An ended connection is reported once; the machine then
@@ -496,11 +498,24 @@ impl<G: GdbMachine> RspSession<G> {
         event
     }
 
-    /// Queues the input held while in the past, once the machine is back at the end.
+    /// Gives the machine held input, as much as its queue has room for, unless it is in
+    /// the past (it replays recorded input until it is back at the end of its history; what
+    /// is typed meanwhile comes after that); then the end of input, if it came.
     fn release_held_input(&mut self) {
-        if !self.held_input.is_empty() && !self.in_past() {
-            let held = std::mem::take(&mut self.held_input);
-            self.target.machine.queue_input(&held);
+        if self.in_past() {
+            return;
+        }
+        let room =
+            MACHINE_INPUT_QUEUE.saturating_sub(self.target.machine.console().pending_input());
+        if !self.held_input.is_empty() && room > 0 {
+            let take = room.min(self.held_input.len());
+            let bytes: Vec<u8> = self.held_input.drain(..take).collect();
+            // The one place typed bytes enter the machine.
+            self.target.machine.queue_input(&bytes);
+        }
+        if self.input_closed && self.held_input.is_empty() && !self.input_end_given {
+            self.input_end_given = true;
+            self.target.machine.end_input();
         }
     }
 

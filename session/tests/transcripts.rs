@@ -8,7 +8,7 @@ use asmdbg_core::gdb::{Debuggee, GdbMachine, ResumeMode};
 use asmdbg_core::{Machine, MachineOptions};
 use asmdbg_session::{
     rsp_packet, Admission, Discipline, LineMode, Poll, RspSession, SessionEnd, HANDOVER_GRACE,
-    OUTPUT_BACKLOG, PACKET_SIZE,
+    MACHINE_INPUT_QUEUE, OUTPUT_BACKLOG, PACKET_SIZE,
 };
 
 /// Counts forever in COUNT (x3004).
@@ -532,4 +532,40 @@ fn keys_typed_in_the_past_wait_for_the_end_of_history_and_writes_there_drop_the_
 /// Text as hex, as gdbstub sends a monitor command's output in `O` packets.
 fn gdb_hex(text: &str) -> String {
     text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A paste or piped file of 100 KB: the machine's own queue (which every time-travel
+/// checkpoint copies) never holds more than MACHINE_INPUT_QUEUE bytes, the rest waits in the
+/// session, every byte reaches the guest in order, and the end of input comes after the last.
+#[test]
+fn a_long_paste_waits_in_the_session_and_reaches_the_guest_in_order() {
+    let mut gdb = Wire::connect_recording(lc3(LC3_ECHO));
+    gdb.request("?");
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    let paste: Vec<u8> = (0..100_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+    gdb.session.on_console_input(&paste);
+    gdb.session.on_console_input_end();
+    let mut echoed = Vec::new();
+    for _ in 0..10_000 {
+        assert!(
+            gdb.machine().console().pending_input() <= MACHINE_INPUT_QUEUE,
+            "{} bytes queued in the machine",
+            gdb.machine().console().pending_input()
+        );
+        echoed.extend(gdb.session.take_all_output());
+        if echoed.len() >= paste.len() {
+            break;
+        }
+        let poll = gdb.poll();
+        assert!(poll.run, "the guest has input to run on");
+        assert!(!poll.wants_input, "the input ended");
+        gdb.session.run_burst(Instant::now());
+    }
+    assert_eq!(echoed.len(), paste.len());
+    assert!(echoed == paste, "the echo is the paste, in order");
+    // All of it was taken and then the end came: the guest waits on no input, for good.
+    let poll = gdb.run(100);
+    assert!(!poll.run);
+    assert_eq!(gdb.machine().console().pending_input(), 0);
+    assert!(gdb.machine().console().input_closed());
 }
