@@ -114,6 +114,13 @@ fn start(case: &Case) -> (Scratch, Stub) {
     (dir, stub)
 }
 
+/// gdb commands: `steps` times `stepi` then as many `reverse-stepi`, each followed by `show`.
+fn there_and_back(steps: usize, show: &str) -> String {
+    let forward = format!("stepi\n{show}").repeat(steps);
+    let back = format!("reverse-stepi\n{show}").repeat(steps);
+    forward + &back
+}
+
 /// The values printed by `p/x $pc` and `p REGISTER` lines, in order.
 fn printed(out: &str) -> Vec<String> {
     out.lines()
@@ -136,14 +143,7 @@ fn reverse_stepi_retraces_stepi() {
         let steps = 40;
         let show = format!("p/x $pc\np {}\n", case.register);
         let mut script = show.clone();
-        for _ in 0..steps {
-            script.push_str("stepi\n");
-            script.push_str(&show);
-        }
-        for _ in 0..steps {
-            script.push_str("reverse-stepi\n");
-            script.push_str(&show);
-        }
+        script.push_str(&there_and_back(steps, &show));
         script.push_str("reverse-stepi\n");
         let out = stub.gdb(&script);
         let values = printed(&out);
@@ -332,45 +332,52 @@ BUMP    ADD R1, R1, #1
     );
 }
 
-/// A game and a point in it: the program, its options, where to stop (the second time), the
-/// keys typed, the watched word.
-type GamePoint<'a> = (&'a str, &'a [&'a str], &'a str, &'a [u8], &'a str);
+/// A game and points in it: the program, its options, where to stop (a breakpoint and how
+/// many of its hits to pass, each point after the one before), the keys typed, the watched word.
+type GamePoints<'a> = (
+    &'a str,
+    &'a [&'a str],
+    &'a [(&'a str, usize)],
+    &'a [u8],
+    &'a str,
+);
 
-/// Differential on the games: from a point in the middle of each game, 500 `stepi` record
-/// every register and a watched word of the game; 500 `reverse-stepi` must show the same
-/// values in reverse order.
+/// Differential on the games: at three points of each game, 500 `stepi` record every
+/// register and a watched word of the game, and 500 `reverse-stepi` must show the same values
+/// in reverse order. The run to the next point starts in the past (500 steps back), so it
+/// replays first and then goes on live.
 #[test]
-fn reverse_stepi_retraces_500_steps_of_each_game() {
+fn reverse_stepi_retraces_500_steps_at_points_of_each_game() {
     if !require_tool("gdb-multiarch") {
         return;
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let board = "1,2,0,0,0,0,2,1,0,0,0,0,1,2,1,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
     let poke = format!("1000={board}");
-    let games: [GamePoint; 3] = [
+    let games: [GamePoints; 3] = [
         (
             "programs/lc3/dots.asm",
             &[],
-            "UPDATE_STATE",
+            &[("UPDATE_STATE", 2), ("CHECK_BOX", 2), ("DISPLAY_BOARD", 1)],
             b"B0A1C1B2F6Q",
             "CURRENT_PLAYER",
         ),
         (
             "programs/mips/four_in_a_row.asm",
             &[],
-            "do_drop",
+            &[("do_drop", 2), ("check_win", 1), ("print_board", 1)],
             b"Alice\nBob\n1\n4\n0\n1\n3\n0\n1\n4\n0\n",
             "*(int *)&turn",
         ),
         (
             "programs/simplerisc/tictactoe.asm",
             &["--no-mul", "--poke", &poke],
-            "haswin",
+            &[("haswin", 1), ("getcell", 3), ("haswin", 1)],
             b"",
             "*(int *)1000",
         ),
     ];
-    for (game, args, stop_at, keys, watched) in games {
+    for (game, args, points, keys, watched) in games {
         let dir = Scratch::new();
         let name = std::path::Path::new(game)
             .file_name()
@@ -381,51 +388,68 @@ fn reverse_stepi_retraces_500_steps_of_each_game() {
         let stub = Stub::start(&prog, args);
         stub.open_console().type_bytes(keys);
         let steps = 500;
-        let show = format!("echo STATE\\n\ninfo registers\np {watched}\n");
-        let mut script = format!("break {stop_at}\ncontinue\ncontinue\ndelete\n{show}");
-        for _ in 0..steps {
-            script.push_str("stepi\n");
+        let show = format!("echo @@STATE@@\\n\ninfo registers\np {watched}\n");
+        let mut script = String::new();
+        for (point, (stop_at, hits)) in points.iter().enumerate() {
+            script.push_str(&format!("echo POINT {point}\\n\nbreak {stop_at}\n"));
+            script.push_str(&"continue\n".repeat(*hits));
+            script.push_str("delete\n");
             script.push_str(&show);
-        }
-        for _ in 0..steps {
-            script.push_str("reverse-stepi\n");
-            script.push_str(&show);
+            script.push_str(&there_and_back(steps, &show));
         }
         let out = stub.gdb(&script);
-        // Each state: what `info registers` printed and the watched word (without gdb's
-        // value-history number), up to the `$N = ` line.
-        let grouped: Vec<Vec<String>> = out
-            .split("STATE\n")
-            .skip(1)
-            .map(|chunk| {
-                let mut lines = Vec::new();
-                for line in chunk.lines() {
-                    match line.split_once(" = ") {
-                        Some((_, value)) if line.starts_with('$') => {
-                            lines.push(format!("= {value}"));
-                            break;
+        let mut pcs_at_points = Vec::new();
+        for (point, text) in out.split("POINT ").skip(1).enumerate() {
+            // Each state: what `info registers` printed and the watched word (without gdb's
+            // value-history number), up to the `$N = ` line.
+            let grouped: Vec<Vec<String>> = text
+                .split("@@STATE@@\n")
+                .skip(1)
+                .map(|chunk| {
+                    let mut lines = Vec::new();
+                    for line in chunk.lines() {
+                        match line.split_once(" = ") {
+                            Some((_, value)) if line.starts_with('$') => {
+                                lines.push(format!("= {value}"));
+                                break;
+                            }
+                            _ => lines.push(line.to_string()),
                         }
-                        _ => lines.push(line.to_string()),
                     }
-                }
-                lines
-            })
-            .collect();
-        assert_eq!(
-            grouped.len(),
-            2 * steps + 1,
-            "{game}: states printed\n{out}"
-        );
-        let forward = &grouped[..=steps];
-        let mut back: Vec<Vec<String>> = grouped[steps..].to_vec();
-        back.reverse();
-        for (i, (f, b)) in forward.iter().zip(&back).enumerate() {
-            assert_eq!(f, b, "{game}: step {i} going forward and coming back");
+                    lines
+                })
+                .collect();
+            assert_eq!(
+                grouped.len(),
+                2 * steps + 1,
+                "{game} point {point}: states printed\n{text}"
+            );
+            let forward = &grouped[..=steps];
+            let mut back: Vec<Vec<String>> = grouped[steps..].to_vec();
+            back.reverse();
+            for (i, (f, b)) in forward.iter().zip(&back).enumerate() {
+                assert_eq!(
+                    f, b,
+                    "{game} point {point}: step {i} going forward and coming back"
+                );
+            }
+            assert!(
+                forward.windows(2).any(|w| w[0] != w[1]),
+                "{game} point {point}: the steps changed something\n{}",
+                text.lines().take(40).collect::<Vec<_>>().join("\n")
+            );
+            pcs_at_points.push(forward[0].clone());
         }
-        assert!(
-            forward.windows(2).any(|w| w[0] != w[1]),
-            "{game}: the steps changed something\n{}",
-            out.lines().take(40).collect::<Vec<_>>().join("\n")
+        assert_eq!(
+            pcs_at_points.len(),
+            points.len(),
+            "{game}: every point reached\n{out}"
+        );
+        pcs_at_points.dedup();
+        assert_eq!(
+            pcs_at_points.len(),
+            points.len(),
+            "{game}: three different states"
         );
     }
 }
