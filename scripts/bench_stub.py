@@ -18,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ASMDBG = sys.argv[1] if len(sys.argv) > 1 else "target/release/asmdbg"
@@ -34,27 +35,25 @@ spin:   addiu $t0, $t0, 1
 
 
 def start_stub(program, *extra):
-    proc = subprocess.Popen(
-        [ASMDBG, "debug", program, "--gdb", "127.0.0.1:0", "--console", "stdio", *extra],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    port = None
-    while port is None:
-        line = proc.stderr.readline()
-        if not line:
-            raise RuntimeError("asmdbg debug exited early")
-        m = re.match(r"gdb: listening on 127\.0\.0\.1:(\d+)", line)
-        if m:
-            port = int(m.group(1))
-    proc.stderr.readline()  # console line
-    return proc, port
+    return start_fed_stub(program, None, b"", *extra)
 
 
 def packet(payload):
     return b"$%s#%02x" % (payload, sum(payload) & 0xFF)
+
+
+def unrle(payload):
+    """Expands the protocol's run-length encoding: `X*n` is X and n - 29 more of it."""
+    out = bytearray()
+    i = 0
+    while i < len(payload):
+        if payload[i : i + 1] == b"*" and out and i + 1 < len(payload):
+            out += out[-1:] * (payload[i + 1] - 29)
+            i += 2
+        else:
+            out += payload[i : i + 1]
+            i += 1
+    return bytes(out)
 
 
 class Rsp:
@@ -73,7 +72,7 @@ class Rsp:
             if start >= 0:
                 end = self.buf.find(b"#", start)
                 if end >= 0 and len(self.buf) >= end + 3:
-                    payload = self.buf[start + 1 : end]
+                    payload = unrle(self.buf[start + 1 : end])
                     self.buf = self.buf[end + 3 :]
                     if self.ack:
                         self.sock.sendall(b"+")
@@ -273,6 +272,147 @@ kill
         print("  " + history.group(1).strip())
 
 
+def start_fed_stub(program, feed, prefix, *extra):
+    """`asmdbg debug` with its console on stdio, fed `prefix` then `feed` over and over by a
+    thread (the pipe blocks when asmdbg wants no more, so input comes as fast as it is taken)."""
+    proc = subprocess.Popen(
+        [ASMDBG, "debug", program, "--gdb", "127.0.0.1:0", "--console", "stdio", *extra],
+        stdin=subprocess.PIPE if feed else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=False,
+    )
+
+    def pump():
+        chunk = feed * max(1, 65536 // len(feed))
+        try:
+            proc.stdin.write(prefix)
+            while True:
+                proc.stdin.write(chunk)
+                proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
+    if feed:
+        threading.Thread(target=pump, daemon=True).start()
+    port = None
+    while port is None:
+        line = proc.stderr.readline().decode()
+        if not line:
+            raise RuntimeError("asmdbg debug exited early")
+        m = re.match(r"gdb: listening on 127\.0\.0\.1:(\d+)", line)
+        if m:
+            port = int(m.group(1))
+    proc.stderr.readline()  # console line
+    return proc, port
+
+
+def monitor(rsp, command):
+    """A `monitor` command over RSP (qRcmd): its text."""
+    rsp.sock.sendall(packet(b"qRcmd," + command.encode().hex().encode()))
+    text = b""
+    while True:
+        reply = rsp.read_packet()
+        if reply.startswith(b"O") and reply != b"OK":
+            text += bytes.fromhex(reply[1:].decode())
+        elif reply.startswith(b"E"):
+            raise RuntimeError(f"monitor {command}: {reply!r}")
+        else:
+            text += bytes.fromhex(reply.decode()) if reply not in (b"OK", b"") else b""
+            return text.decode()
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def history_after(label, program, feed, prefix=b"", extra=(), instructions=None, seconds=None, look_every=1.0):
+    """Runs `program` under the stub (continue; every `look_every` s a Ctrl-C, `monitor when`
+    and continue again, as a student looking now and then) until it has run `instructions`
+    or for `seconds`, or until it ends; then prints `monitor history` and the peak RSS."""
+    proc, port = start_fed_stub(program, feed, prefix, "--once", *extra)
+    try:
+        rsp = Rsp(port)
+        rsp.call(b"?")
+        t0 = time.perf_counter()
+        count, looks = 0, 0
+        while True:
+            rsp.sock.sendall(packet(b"vCont;c"))
+            deadline = time.perf_counter() + look_every
+            rsp.sock.settimeout(look_every)
+            try:
+                reply = rsp.read_packet()  # the run stopped by itself (its end)
+                ended = True
+            except socket.timeout:
+                ended = False
+            rsp.sock.settimeout(None)
+            if not ended:
+                time.sleep(max(0.0, deadline - time.perf_counter()))
+                rsp.sock.sendall(b"\x03")
+                reply = rsp.read_packet()
+            looks += 1
+            count = int(re.search(r"instruction (\d+)", monitor(rsp, "when")).group(1))
+            elapsed = time.perf_counter() - t0
+            if ended or (instructions and count >= instructions) or (seconds and elapsed >= seconds):
+                break
+        history = monitor(rsp, "history").strip().replace("\n", " | ")
+        rss = peak_rss_mib(proc.pid)
+        rsp.sock.sendall(packet(b"k"))
+    finally:
+        proc.kill()
+        proc.wait()
+    how = "ended" if ended else f"{looks} stops"
+    print(f"  {label}: {count:,} instructions in {elapsed:.0f} s ({how})")
+    print(f"    {history}")
+    print(f"    asmdbg peak resident memory: {rss:.0f} MiB")
+
+
+def bench_history_memory(d):
+    """History memory after 10^9 instructions of each game's loop, and after minutes of
+    play (ASMDBG_BENCH_PLAY_SECONDS, default 600). The LC-3 games loop on an invalid move for
+    as long as one comes; the MIPS game's menu asks again for as long as a wrong choice comes
+    (11 instructions a line: input-bound, so 2 x 10^8); the SimpleRISC verifier and the MIPS
+    game end by themselves, so their machines' 10^9 loops are the bench programs."""
+    print("== time travel: history memory (cap 256 MiB)")
+    lc3 = os.path.join(ROOT, "programs", "lc3")
+    for game, feed in (("nim.asm", b"D4"), ("dots.asm", b"&&"), ("connect4.asm", b"7\n")):
+        history_after(f"LC-3 {game}, an invalid move over and over", os.path.join(lc3, game), feed, instructions=10**9)
+    history_after(
+        "MIPS four_in_a_row.asm, names then a wrong menu choice over and over",
+        os.path.join(ROOT, "programs", "mips", "four_in_a_row.asm"),
+        b"9\n",
+        prefix=b"Alice\nBob\n",
+        instructions=2 * 10**8,
+    )
+    bench = os.path.join(ROOT, "programs", "mips", "bench.asm")
+    long_mips = os.path.join(d, "bench_1g.asm")
+    with open(bench) as src, open(long_mips, "w") as dst:
+        dst.write(src.read().replace("li    $t3, 5000", "li    $t3, 15812"))
+    history_after("MIPS bench.asm with bound 15,812", long_mips, None, instructions=10**9)
+    tictactoe = os.path.join(ROOT, "programs", "simplerisc", "tictactoe.asm")
+    board = "1,2,0,0,0,0,2,1,0,0,0,0,1,2,1,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+    history_after("SimpleRISC tictactoe.asm (the verifier)", tictactoe, None, extra=("--no-mul", "--poke", f"1000={board}"))
+    with open(os.path.join(ROOT, "..", "shared", "reference", "probes", "simplerisc", "bench.asm")) as src:
+        sr = src.read()
+    sr = sr.replace("movu r3, 0x4240", "movu r3, 0xC200").replace("addh r3, r3, 0x000F", "addh r3, r3, 0x0BEB")
+    long_sr = os.path.join(d, "sr_bench_1g.asm")
+    with open(long_sr, "w") as f:
+        f.write(sr)
+    history_after("SimpleRISC probes bench.asm, 2 x 10^8 iterations", long_sr, None, extra=("--isa", "simplerisc"), instructions=10**9)
+    seconds = float(os.environ.get("ASMDBG_BENCH_PLAY_SECONDS", "600"))
+    history_after(
+        f"LC-3 dots.asm played for {seconds:.0f} s (invalid moves as fast as it takes them, a stop every 2 s)",
+        os.path.join(lc3, "dots.asm"),
+        b"&&",
+        seconds=seconds,
+        look_every=2.0,
+    )
+
+
 def main():
     if not shutil.which("gdb-multiarch"):
         print("gdb-multiarch missing: stub benchmarks skipped (scripts/test installs it)")
@@ -292,6 +432,7 @@ def main():
         with open(bench) as src, open(long_run, "w") as dst:
             dst.write(src.read().replace("li    $t3, 5000", "li    $t3, 15812"))
         bench_time_travel(long_run, 1_000_124_823, "bench.asm with bound 15,812 (10^9 instructions)")
+        bench_history_memory(d)
 
 
 if __name__ == "__main__":
