@@ -12,11 +12,9 @@
 //! gdbserver and QEMU let a detached program run), until the program ends or the next
 //! debugger attaches and finds it stopped where it got to.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, DebuggeeError, GdbMachine, ResumeMode};
-use asmdbg_core::history::ReverseStop;
 use asmdbg_core::StopEvent;
 use gdbstub::arch::Arch;
 use gdbstub::common::Signal;
@@ -26,30 +24,11 @@ use gdbstub::stub::{DisconnectReason, GdbStubBuilder, SingleThreadStopReason};
 use gdbstub::target::ext::base::reverse_exec::ReplayLogPosition;
 
 use crate::arch_check::{self, ArchCheck};
+use crate::core::{Reversed, RunCore};
 use crate::discipline::Discipline;
 use crate::framer::{rsp_packet, Frame, Framer, PACKET_SIZE};
 use crate::refusal::{Admission, Refusal, Refusals, HANDOVER_GRACE};
 
-/// Instructions per burst: ~0.2-0.5 ms at full speed, which bounds Ctrl-C latency.
-pub const BURST: u64 = 100_000;
-/// A burst runs in slices of this many instructions and ends early once the guest has written
-/// more than OUTPUT_BACKLOG bytes, so one burst of MARS's print-string in a loop builds up a few
-/// megabytes at most (not hundreds) and Ctrl-C latency stays in milliseconds.
-pub const SLICE: u64 = 1024;
-/// Guest output is handed out in chunks of at most this size, so a bounded channel of chunks
-/// bounds bytes, not just chunks.
-pub const CHUNK: usize = 16 * 1024;
-/// Guest output held back while the console does not keep up; the guest pauses past this.
-pub const OUTPUT_BACKLOG: usize = 64 * 1024;
-/// Typed bytes queued for a guest that does not read them; past this console input is not
-/// wanted (the terminal's writes block, as on a real serial line) so a huge paste cannot grow
-/// memory.
-pub const INPUT_BACKLOG: usize = 1 << 20;
-
-/// Typed bytes queued in the machine at a time; the rest wait in the session. The machine's
-/// queue is part of its state, which time travel copies into every checkpoint, so a pasted
-/// or piped megabyte must not sit there.
-pub const MACHINE_INPUT_QUEUE: usize = 4096;
 /// Protocol errors one connection may recover from before the session gives up on it.
 const MAX_RECOVERIES: u32 = 1000;
 
@@ -145,69 +124,44 @@ struct Attached<G: GdbMachine> {
 
 /// One machine under gdb's control, with its console, served to one connection at a time.
 pub struct RspSession<G: GdbMachine> {
-    target: Debuggee<G>,
-    discipline: Discipline,
-    /// Guest output (and echo, and fault notes) the console has not taken yet.
-    backlog: Vec<u8>,
-    /// The console's input ended.
-    input_closed: bool,
-    /// Nobody takes console output any more: it is dropped.
-    output_gone: bool,
+    core: RunCore<G>,
     attached: Option<Attached<G>>,
     /// How the attached connection ended, reported by the next poll.
     end: Option<SessionEnd>,
     /// A connection parked for a handover, and when its grace ends.
     parked_until: Option<Instant>,
     refusals: Refusals,
-    burst: u64,
     /// gdb detached: the machine runs with no debugger until it ends or one attaches.
     free_running: bool,
     /// asmdbg's own lines for its stderr (how a detached run ended), for the next poll.
     notices: Vec<u8>,
-    /// gdb's single step needs console input that has not come: it waits for input like a
-    /// running guest (until then, stepping again would only ask again).
-    step_waits: bool,
-    /// Console input the machine has not been given yet: everything typed while it is in
-    /// the past (queued once it is back at the end of its history), and otherwise what does
-    /// not fit in its queue of [`MACHINE_INPUT_QUEUE`] bytes.
-    held_input: VecDeque<u8>,
-    /// The console's input ended and the machine has been told (after the held bytes).
-    input_end_given: bool,
 }
 
 impl<G: GdbMachine> RspSession<G> {
     pub fn new(target: Debuggee<G>, discipline: Discipline) -> Self {
         RspSession {
-            target,
-            discipline,
-            backlog: Vec::new(),
-            input_closed: false,
-            output_gone: false,
+            core: RunCore::new(target, discipline),
             attached: None,
             end: None,
             parked_until: None,
             refusals: Refusals::default(),
-            burst: BURST,
             free_running: false,
             notices: Vec::new(),
-            step_waits: false,
-            held_input: VecDeque::new(),
-            input_end_given: false,
         }
     }
 
     /// Instructions per burst (default [`BURST`]); the fuzz harness uses short bursts.
     pub fn with_burst(mut self, instructions: u64) -> Self {
-        self.burst = instructions.max(1);
+        self.core.set_burst(instructions);
         self
     }
 
     pub fn target(&self) -> &Debuggee<G> {
-        &self.target
+        &self.core.target
     }
 
     pub fn target_mut(&mut self) -> &mut Debuggee<G> {
-        &mut self.target
+        &mut self.core.target
     }
 
     /// Whether a connection is attached.
@@ -232,7 +186,7 @@ impl<G: GdbMachine> RspSession<G> {
             .build()
             .map_err(|e| e.to_string())
             .and_then(|stub| {
-                stub.run_state_machine(&mut self.target)
+                stub.run_state_machine(&mut self.core.target)
                     .map_err(|e| e.to_string())
             });
         match built {
@@ -258,7 +212,7 @@ impl<G: GdbMachine> RspSession<G> {
         else {
             return;
         };
-        let received = receive(sm, &mut self.target, &mut framer, &mut arch, bytes);
+        let received = receive(sm, &mut self.core.target, &mut framer, &mut arch, bytes);
         match received {
             Ok(sm) => self.attached = Some(Attached { sm, framer, arch }),
             Err(e) => self.end = Some(SessionEnd::StubError(e)),
@@ -269,9 +223,9 @@ impl<G: GdbMachine> RspSession<G> {
     pub fn on_connection_lost(&mut self) {
         if let Some(attached) = self.attached.take() {
             if attached.arch.hung_up_after_first_register_read() {
-                let xml = self.target.machine.target_xml();
+                let xml = self.core.target.machine.target_xml();
                 let name = asmdbg_core::gdb::architecture(xml).unwrap_or("its");
-                let isa = self.target.machine.isa();
+                let isa = self.core.target.machine.isa();
                 self.notices
                     .extend_from_slice(arch_check::notice(name, isa.name()).as_bytes());
             }
@@ -290,67 +244,47 @@ impl<G: GdbMachine> RspSession<G> {
 
     /// Bytes the user typed on the console.
     pub fn on_console_input(&mut self, typed: &[u8]) {
-        let mut guest = Vec::new();
-        let mut echo = Vec::new();
-        self.discipline.input(typed, &mut guest, &mut echo);
-        self.add_to_backlog(&echo);
-        self.step_waits = false;
-        self.held_input.extend(guest);
-        self.release_held_input();
-    }
-
-    /// Whether the machine is in the past of its recorded run (time travel).
-    fn in_past(&self) -> bool {
-        let now = self.target.machine.instructions_executed();
-        self.target.history.as_ref().is_some_and(|h| h.in_past(now))
+        self.core.on_console_input(typed);
     }
 
     /// The console's input ended (stdin closed).
     pub fn on_console_input_end(&mut self) {
-        self.input_closed = true;
-        self.release_held_input();
+        self.core.on_console_input_end();
     }
 
     /// Nobody will take console output any more: it is dropped from now on.
     pub fn on_console_output_gone(&mut self) {
-        self.output_gone = true;
-        self.backlog = Vec::new();
+        self.core.on_console_output_gone();
     }
 
-    /// The next chunk of console output (at most [`CHUNK`] bytes), if any.
+    /// The next chunk of console output (at most [`CHUNK`](crate::CHUNK) bytes), if any.
     pub fn take_output_chunk(&mut self) -> Option<Vec<u8>> {
-        self.collect_output();
-        if self.backlog.is_empty() {
-            None
-        } else {
-            Some(next_chunk(&mut self.backlog))
-        }
+        self.core.take_output_chunk()
     }
 
     /// Everything the console has not taken, for the last write when asmdbg ends.
     pub fn take_all_output(&mut self) -> Vec<u8> {
-        self.collect_output();
-        std::mem::take(&mut self.backlog)
+        self.core.take_all_output()
     }
 
     /// Whether console input is wanted now.
-    pub fn wants_input(&mut self) -> bool {
-        self.held_input.len() < INPUT_BACKLOG && !self.input_closed
+    pub fn wants_input(&self) -> bool {
+        self.core.wants_input()
     }
 
     /// What to do next (see [`Poll`]). An ended connection is reported once; the machine then
     /// waits, stopped, for the next one.
     pub fn poll(&mut self, now: Instant) -> Poll {
-        self.release_held_input();
-        self.collect_output();
+        self.core.release_held_input();
+        self.core.collect_output();
         let mut poll = Poll {
-            diagnostics: self.target.machine.take_host_stderr(),
+            diagnostics: self.core.target.machine.take_host_stderr(),
             ..Poll::default()
         };
         poll.diagnostics.append(&mut self.notices);
         if let Some(mut attached) = self.attached.take() {
             poll.to_gdb = std::mem::take(&mut conn(&mut attached.sm).0);
-            match settle(attached.sm, &mut self.target) {
+            match settle(attached.sm, &mut self.core.target) {
                 Ok(GdbStubStateMachine::Disconnected(g)) => {
                     self.end = Some(SessionEnd::Protocol(g.get_reason()));
                 }
@@ -368,14 +302,14 @@ impl<G: GdbMachine> RspSession<G> {
         if let Some(end) = self.end.take() {
             self.attached = None;
             self.parked_until = None;
-            self.target.resume = None;
+            self.core.target.resume = None;
             if end == SessionEnd::Protocol(DisconnectReason::Disconnect) {
                 self.run_detached();
             }
             poll.ended = Some(end);
         }
         poll.wants_input = self.wants_input();
-        poll.output_pending = !self.backlog.is_empty();
+        poll.output_pending = self.core.output_pending();
         if let Some(until) = self.parked_until {
             if until <= now {
                 self.parked_until = None;
@@ -385,25 +319,12 @@ impl<G: GdbMachine> RspSession<G> {
             }
         }
         if self.running() || self.free_running {
-            let console = self.target.machine.console();
-            let starved = console.waiting() && console.pending_input() == 0;
-            // A guest stopped (Ctrl-C) while it waited for a key still takes a `stepi`: the
-            // step runs the instruction (a poll of the keyboard reads "not ready").
-            let stepping = self.target.resume == Some(ResumeMode::Step) && !self.step_waits;
-            // Going back in history needs no input.
-            let reverse = matches!(
-                self.target.resume,
-                Some(ResumeMode::ReverseStep | ResumeMode::ReverseContinue)
-            );
-            // In the past the replay brings the recorded input itself.
-            let starved = starved && !stepping && !reverse && !self.in_past();
-            poll.output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
-            // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
-            let wake = self.target.machine.wake_time().filter(|&w| w > now);
-            if let Some(wake) = wake {
+            let state = self.core.run_state(self.core.target.resume, now);
+            poll.output_blocked = state.output_blocked;
+            if let Some(wake) = state.wake {
                 poll.deadline = Some(poll.deadline.map_or(wake, |d| d.min(wake)));
             }
-            poll.run = reverse || (!starved && !poll.output_blocked && wake.is_none());
+            poll.run = state.run;
         }
         poll
     }
@@ -431,36 +352,40 @@ impl<G: GdbMachine> RspSession<G> {
             self.attached = Some(Attached { sm, framer, arch });
             return;
         };
-        let mode = self.target.resume;
+        let mode = self.core.target.resume;
         let stepping = mode == Some(ResumeMode::Step);
         // The busy time of `monitor stats`: the one clock read of the session.
         let started = Instant::now();
-        let before = self.target.machine.instructions_executed();
+        let before = self.core.target.machine.instructions_executed();
         let reason = match mode {
-            Some(ResumeMode::ReverseStep) => Some(self.reverse_step()),
-            Some(ResumeMode::ReverseContinue) => self.reverse_continue(),
+            Some(ResumeMode::ReverseStep) => {
+                let reversed = self.core.reverse_step();
+                Some(self.reversed(reversed))
+            }
+            Some(ResumeMode::ReverseContinue) => {
+                self.core.reverse_continue().map(|r| self.reversed(r))
+            }
             _ => {
-                let event = self.forward(stepping);
-                if stepping && event == Some(StopEvent::NeedInput) {
-                    self.step_waits = true;
-                }
-                match self.end_of_history(&event) {
-                    Some(end) => Some(end),
-                    None => self.target.stop_reason(event, stepping),
+                let event = self.core.forward(stepping);
+                if self.core.end_of_history(&event) {
+                    Some(replay_log(ReplayLogPosition::End))
+                } else {
+                    self.core.target.stop_reason(event, stepping)
                 }
             }
         };
-        self.target.stats.executed += self
+        self.core.target.stats.executed += self
+            .core
             .target
             .machine
             .instructions_executed()
             .saturating_sub(before);
-        self.target.stats.busy += started.elapsed();
+        self.core.target.stats.busy += started.elapsed();
         let sm = match reason {
             Some(reason) => {
-                self.step_waits = false;
-                self.target.resume = None;
-                match g.report_stop(&mut self.target, reason) {
+                self.core.step_waits = false;
+                self.core.target.resume = None;
+                match g.report_stop(&mut self.core.target, reason) {
                     Ok(sm) => sm,
                     Err(e) => {
                         self.end = Some(SessionEnd::StubError(e.to_string()));
@@ -473,111 +398,24 @@ impl<G: GdbMachine> RspSession<G> {
         self.attached = Some(Attached { sm, framer, arch });
     }
 
-    /// Runs forward one burst or one step. In the past (below the history's frontier) the run
-    /// replays: it stops at the frontier and its output, shown when it was made, is dropped.
-    fn forward(&mut self, stepping: bool) -> Option<StopEvent> {
-        let now = self.target.machine.instructions_executed();
-        let past = self
-            .target
-            .history
-            .as_ref()
-            .and_then(|h| h.budget_to_frontier(now));
-        let event = match (stepping, past) {
-            (true, None) => self.target.machine.step(),
-            // A step in the past goes through the replay, which queues the recorded input.
-            (true, Some(_)) => self.target.machine.run(1).stop,
-            (false, limit) => self.burst_limited(limit),
-        };
-        if past.is_some() {
-            let _ = self.target.machine.console().take_output();
-        }
-        if let Some(history) = &mut self.target.history {
-            history.note_progress(&self.target.machine, event.is_some() || stepping);
-        }
-        self.release_held_input();
-        event
-    }
-
-    /// Gives the machine held input, as much as its queue has room for, unless it is in
-    /// the past (it replays recorded input until it is back at the end of its history; what
-    /// is typed meanwhile comes after that); then the end of input, if it came.
-    fn release_held_input(&mut self) {
-        if self.in_past() {
-            return;
-        }
-        let room =
-            MACHINE_INPUT_QUEUE.saturating_sub(self.target.machine.console().pending_input());
-        if !self.held_input.is_empty() && room > 0 {
-            let take = room.min(self.held_input.len());
-            let bytes: Vec<u8> = self.held_input.drain(..take).collect();
-            // The one place typed bytes enter the machine.
-            self.target.machine.queue_input(&bytes);
-        }
-        if self.input_closed && self.held_input.is_empty() && !self.input_end_given {
-            self.input_end_given = true;
-            self.target.machine.end_input();
-        }
-    }
-
-    /// The program ended live under time travel: gdb is first told the end of history, so the
-    /// student can go back from there; a resume at the same point then reports the end.
-    fn end_of_history(&mut self, event: &Option<StopEvent>) -> Option<StopReason<G>> {
-        self.target.history.as_ref()?;
-        match event {
-            Some(StopEvent::Halted | StopEvent::Exited(_)) if !self.target.end_reported => {
-                self.target.end_reported = true;
-                Some(replay_log(ReplayLogPosition::End))
-            }
-            _ => None,
-        }
-    }
-
-    /// `bs`: the machine as it was one instruction earlier.
-    fn reverse_step(&mut self) -> StopReason<G> {
-        let begin = replay_log(ReplayLogPosition::Begin);
-        let Some(history) = &mut self.target.history else {
-            return begin;
-        };
-        let now = self.target.machine.instructions_executed();
-        if now <= history.start_count() || !history.seek(&mut self.target.machine, now - 1) {
-            return begin;
-        }
-        self.target.end_reported = false;
-        SingleThreadStopReason::DoneStep
-    }
-
-    /// `bc`: back to the previous breakpoint or watchpoint hit, or to the start of history.
-    /// One interval of history is searched per burst, so Ctrl-C stops a long search (the
-    /// machine is then at a point of its history); `None` while the search goes on.
-    fn reverse_continue(&mut self) -> Option<StopReason<G>> {
-        let begin = replay_log(ReplayLogPosition::Begin);
-        let Some(history) = &mut self.target.history else {
-            return Some(begin);
-        };
-        self.target.end_reported = false;
-        let mut search = match self.target.reverse_search.take() {
-            Some(search) => search,
-            None => history.begin_reverse(&mut self.target.machine),
-        };
-        match history.reverse_search_step(&mut self.target.machine, &mut search) {
-            None => {
-                self.target.reverse_search = Some(search);
-                None
-            }
-            Some(ReverseStop::Begin) => Some(begin),
-            Some(ReverseStop::Hit(event)) => Some(
-                self.target
-                    .stop_reason(Some(event), false)
-                    .unwrap_or(SingleThreadStopReason::DoneStep),
-            ),
+    /// What gdb is told after a reverse request.
+    fn reversed(&mut self, reversed: Reversed) -> StopReason<G> {
+        match reversed {
+            Reversed::Stepped => SingleThreadStopReason::DoneStep,
+            Reversed::Begin => replay_log(ReplayLogPosition::Begin),
+            Reversed::Hit(event) => self
+                .core
+                .target
+                .stop_reason(Some(event), false)
+                .unwrap_or(SingleThreadStopReason::DoneStep),
         }
     }
 
     /// gdb detached: its breakpoints and watchpoints go (gdb removes its own first; any left
     /// would stop a program nobody watches) and the machine runs on, unless it has ended.
     fn run_detached(&mut self) {
-        self.target.machine.breakpoints().clear();
-        self.target.machine.watchpoints().clear();
+        self.core.target.machine.breakpoints().clear();
+        self.core.target.machine.watchpoints().clear();
         self.free_running = true;
     }
 
@@ -586,7 +424,7 @@ impl<G: GdbMachine> RspSession<G> {
     fn run_burst_detached(&mut self) {
         // Left in the past, the machine replays up to where the recording ended (showing
         // nothing twice), then runs live.
-        let event = self.forward(false);
+        let event = self.core.forward(false);
         let ended = match event {
             None | Some(StopEvent::NeedInput) => return,
             Some(StopEvent::Halted) => "halted".to_string(),
@@ -599,53 +437,6 @@ impl<G: GdbMachine> RspSession<G> {
         self.notices.extend_from_slice(
             format!("asmdbg: the program {ended} while no debugger was attached\n").as_bytes(),
         );
-    }
-
-    /// Runs up to one burst of instructions (no more than `limit` when given) in slices,
-    /// ending early when the guest has written a lot.
-    fn burst_limited(&mut self, limit: Option<u64>) -> Option<StopEvent> {
-        let mut left = limit.map_or(self.burst, |l| l.min(self.burst));
-        while left > 0 {
-            let slice = left.min(SLICE);
-            let outcome = self.target.machine.run(slice);
-            if outcome.stop.is_some() {
-                return outcome.stop;
-            }
-            // A run that ends early without a stop (a guest's sleep began) hands control back.
-            if outcome.executed < slice {
-                break;
-            }
-            left -= slice;
-            if self.target.machine.console().output().len() > OUTPUT_BACKLOG {
-                break;
-            }
-        }
-        None
-    }
-
-    /// Moves guest output and fault notes into the backlog, as the terminal should see them.
-    fn collect_output(&mut self) {
-        let out = self.target.machine.console().take_output();
-        self.add_to_backlog(&out);
-        let notes = std::mem::take(&mut self.target.console_notes);
-        self.add_to_backlog(&notes);
-    }
-
-    fn add_to_backlog(&mut self, bytes: &[u8]) {
-        if !self.output_gone && !bytes.is_empty() {
-            self.discipline.output(bytes, &mut self.backlog);
-        }
-    }
-}
-
-/// The first CHUNK bytes of `backlog` (all of it when shorter), taken out of it.
-fn next_chunk(backlog: &mut Vec<u8>) -> Vec<u8> {
-    if backlog.len() <= CHUNK {
-        std::mem::take(backlog)
-    } else {
-        // A fresh allocation of CHUNK bytes: a chunk that kept the backlog's capacity would
-        // park megabytes in the caller's queue.
-        backlog.drain(..CHUNK).collect()
     }
 }
 
@@ -791,23 +582,4 @@ fn feed<G: GdbMachine>(
         }
     }
     Ok(sm)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn output_goes_out_in_bounded_chunks() {
-        let mut backlog: Vec<u8> = (0..CHUNK * 2 + 5).map(|i| i as u8).collect();
-        let first = next_chunk(&mut backlog);
-        assert_eq!(first.len(), CHUNK);
-        assert!(first.capacity() < 2 * CHUNK, "no hidden megabytes");
-        assert_eq!(first[1], 1);
-        assert_eq!(backlog.len(), CHUNK + 5);
-        assert_eq!(backlog[0], CHUNK as u8);
-        assert_eq!(next_chunk(&mut backlog).len(), CHUNK);
-        assert_eq!(next_chunk(&mut backlog).len(), 5);
-        assert!(backlog.is_empty());
-    }
 }

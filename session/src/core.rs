@@ -1,0 +1,346 @@
+//! What every protocol's session does with the machine, whoever asks: run it forward in bounded
+//! bursts (replaying while it is in the past of its history), take it back (one instruction, or
+//! to the previous breakpoint or watchpoint hit), and move its console: typed input in, in
+//! order and never faster than it can be kept, output out through a backlog that pauses a guest
+//! nobody reads. The RSP session (rsp.rs) and the DAP session (dap/) are thin layers over it.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use asmdbg_core::gdb::{Debuggee, GdbMachine, ResumeMode};
+use asmdbg_core::history::ReverseStop;
+use asmdbg_core::StopEvent;
+
+use crate::discipline::Discipline;
+
+/// Instructions per burst: ~0.2-0.5 ms at full speed, which bounds Ctrl-C latency.
+pub const BURST: u64 = 100_000;
+/// A burst runs in slices of this many instructions and ends early once the guest has written
+/// more than OUTPUT_BACKLOG bytes, so one burst of MARS's print-string in a loop builds up a few
+/// megabytes at most (not hundreds) and Ctrl-C latency stays in milliseconds.
+pub const SLICE: u64 = 1024;
+/// Guest output is handed out in chunks of at most this size, so a bounded channel of chunks
+/// bounds bytes, not just chunks.
+pub const CHUNK: usize = 16 * 1024;
+/// Guest output held back while the console does not keep up; the guest pauses past this.
+pub const OUTPUT_BACKLOG: usize = 64 * 1024;
+/// Typed bytes queued for a guest that does not read them; past this console input is not
+/// wanted (the terminal's writes block, as on a real serial line) so a huge paste cannot grow
+/// memory.
+pub const INPUT_BACKLOG: usize = 1 << 20;
+/// Typed bytes queued in the machine at a time; the rest wait in the session. The machine's
+/// queue is part of its state, which time travel copies into every checkpoint, so a pasted
+/// or piped megabyte must not sit there.
+pub const MACHINE_INPUT_QUEUE: usize = 4096;
+
+/// Where a reverse request left the machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reversed {
+    /// One instruction back.
+    Stepped,
+    /// At an earlier breakpoint or watchpoint hit (the event it reports there).
+    Hit(StopEvent),
+    /// At the start of history (or there is no history).
+    Begin,
+}
+
+/// Whether the machine can run now, and what it waits for if not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunState {
+    /// Run a burst now.
+    pub run: bool,
+    /// The guest is paused because its output is not being taken.
+    pub output_blocked: bool,
+    /// A sleeping guest wakes then.
+    pub wake: Option<Instant>,
+}
+
+/// One machine and its console, run on behalf of a protocol session.
+pub struct RunCore<G: GdbMachine> {
+    pub target: Debuggee<G>,
+    discipline: Discipline,
+    /// Guest output (and echo, and fault notes) the console has not taken yet.
+    backlog: Vec<u8>,
+    /// The console's input ended.
+    input_closed: bool,
+    /// The console's input ended and the machine has been told (after the held bytes).
+    input_end_given: bool,
+    /// Nobody takes console output any more: it is dropped.
+    output_gone: bool,
+    /// Console input the machine has not been given yet: everything typed while it is in
+    /// the past (queued once it is back at the end of its history), and otherwise what does
+    /// not fit in its queue of [`MACHINE_INPUT_QUEUE`] bytes.
+    held_input: VecDeque<u8>,
+    /// A single step needs console input that has not come: it waits for input like a running
+    /// guest (until then, stepping again would only ask again).
+    pub step_waits: bool,
+    burst: u64,
+}
+
+impl<G: GdbMachine> RunCore<G> {
+    pub fn new(target: Debuggee<G>, discipline: Discipline) -> Self {
+        RunCore {
+            target,
+            discipline,
+            backlog: Vec::new(),
+            input_closed: false,
+            input_end_given: false,
+            output_gone: false,
+            held_input: VecDeque::new(),
+            step_waits: false,
+            burst: BURST,
+        }
+    }
+
+    /// Instructions per burst (default [`BURST`]).
+    pub fn set_burst(&mut self, instructions: u64) {
+        self.burst = instructions.max(1);
+    }
+
+    /// Bytes the user typed on the console.
+    pub fn on_console_input(&mut self, typed: &[u8]) {
+        let mut guest = Vec::new();
+        let mut echo = Vec::new();
+        self.discipline.input(typed, &mut guest, &mut echo);
+        self.add_to_backlog(&echo);
+        self.step_waits = false;
+        self.held_input.extend(guest);
+        self.release_held_input();
+    }
+
+    /// The console's input ended (stdin closed).
+    pub fn on_console_input_end(&mut self) {
+        self.input_closed = true;
+        self.release_held_input();
+    }
+
+    /// Nobody will take console output any more: it is dropped from now on.
+    pub fn on_console_output_gone(&mut self) {
+        self.output_gone = true;
+        self.backlog = Vec::new();
+    }
+
+    /// Whether console input is wanted now.
+    pub fn wants_input(&self) -> bool {
+        self.held_input.len() < INPUT_BACKLOG && !self.input_closed
+    }
+
+    /// Whether console output waits to be taken.
+    pub fn output_pending(&self) -> bool {
+        !self.backlog.is_empty()
+    }
+
+    /// The next chunk of console output (at most [`CHUNK`] bytes), if any.
+    pub fn take_output_chunk(&mut self) -> Option<Vec<u8>> {
+        self.collect_output();
+        if self.backlog.is_empty() {
+            None
+        } else {
+            Some(next_chunk(&mut self.backlog))
+        }
+    }
+
+    /// Everything the console has not taken.
+    pub fn take_all_output(&mut self) -> Vec<u8> {
+        self.collect_output();
+        std::mem::take(&mut self.backlog)
+    }
+
+    /// Moves guest output and fault notes into the backlog, as the terminal should see them.
+    pub fn collect_output(&mut self) {
+        let out = self.target.machine.console().take_output();
+        self.add_to_backlog(&out);
+        let notes = std::mem::take(&mut self.target.console_notes);
+        self.add_to_backlog(&notes);
+    }
+
+    fn add_to_backlog(&mut self, bytes: &[u8]) {
+        if !self.output_gone && !bytes.is_empty() {
+            self.discipline.output(bytes, &mut self.backlog);
+        }
+    }
+
+    /// Whether the machine is in the past of its recorded run (time travel).
+    pub fn in_past(&self) -> bool {
+        let now = self.target.machine.instructions_executed();
+        self.target.history.as_ref().is_some_and(|h| h.in_past(now))
+    }
+
+    /// Whether the machine, resumed in `mode`, can run a burst now (at `now`).
+    pub fn run_state(&mut self, mode: Option<ResumeMode>, now: Instant) -> RunState {
+        self.release_held_input();
+        self.collect_output();
+        let console = self.target.machine.console();
+        let starved = console.waiting() && console.pending_input() == 0;
+        // A guest stopped while it waited for a key still takes a single step: the step runs
+        // the instruction (a poll of the keyboard reads "not ready").
+        let stepping = mode == Some(ResumeMode::Step) && !self.step_waits;
+        // Going back in history needs no input.
+        let reverse = matches!(
+            mode,
+            Some(ResumeMode::ReverseStep | ResumeMode::ReverseContinue)
+        );
+        // In the past the replay brings the recorded input itself.
+        let starved = starved && !stepping && !reverse && !self.in_past();
+        let output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
+        // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
+        let wake = self.target.machine.wake_time().filter(|&w| w > now);
+        RunState {
+            run: reverse || (!starved && !output_blocked && wake.is_none()),
+            output_blocked,
+            wake,
+        }
+    }
+
+    /// Runs forward one burst or one step. In the past (below the history's frontier) the run
+    /// replays: it stops at the frontier and its output, shown when it was made, is dropped.
+    pub fn forward(&mut self, stepping: bool) -> Option<StopEvent> {
+        let now = self.target.machine.instructions_executed();
+        let past = self
+            .target
+            .history
+            .as_ref()
+            .and_then(|h| h.budget_to_frontier(now));
+        let event = match (stepping, past) {
+            (true, None) => self.target.machine.step(),
+            // A step in the past goes through the replay, which queues the recorded input.
+            (true, Some(_)) => self.target.machine.run(1).stop,
+            (false, limit) => self.burst_limited(limit),
+        };
+        if past.is_some() {
+            let _ = self.target.machine.console().take_output();
+        }
+        if let Some(history) = &mut self.target.history {
+            history.note_progress(&self.target.machine, event.is_some() || stepping);
+        }
+        if stepping && event == Some(StopEvent::NeedInput) {
+            self.step_waits = true;
+        }
+        self.release_held_input();
+        event
+    }
+
+    /// The program ended live under time travel: the first time, the protocol reports the end
+    /// of history, so the student can go back from there; a resume at the same point then
+    /// reports the end itself.
+    pub fn end_of_history(&mut self, event: &Option<StopEvent>) -> bool {
+        if self.target.history.is_none() {
+            return false;
+        }
+        match event {
+            Some(StopEvent::Halted | StopEvent::Exited(_)) if !self.target.end_reported => {
+                self.target.end_reported = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The machine as it was one instruction earlier.
+    pub fn reverse_step(&mut self) -> Reversed {
+        let Some(history) = &mut self.target.history else {
+            return Reversed::Begin;
+        };
+        let now = self.target.machine.instructions_executed();
+        if now <= history.start_count() || !history.seek(&mut self.target.machine, now - 1) {
+            return Reversed::Begin;
+        }
+        self.target.end_reported = false;
+        Reversed::Stepped
+    }
+
+    /// Back to the previous breakpoint or watchpoint hit, or to the start of history. One
+    /// interval of history is searched per call, so an interrupt stops a long search (the
+    /// machine is then at a point of its history); `None` while the search goes on.
+    pub fn reverse_continue(&mut self) -> Option<Reversed> {
+        let Some(history) = &mut self.target.history else {
+            return Some(Reversed::Begin);
+        };
+        self.target.end_reported = false;
+        let mut search = match self.target.reverse_search.take() {
+            Some(search) => search,
+            None => history.begin_reverse(&mut self.target.machine),
+        };
+        match history.reverse_search_step(&mut self.target.machine, &mut search) {
+            None => {
+                self.target.reverse_search = Some(search);
+                None
+            }
+            Some(ReverseStop::Begin) => Some(Reversed::Begin),
+            Some(ReverseStop::Hit(event)) => Some(Reversed::Hit(event)),
+        }
+    }
+
+    /// Gives the machine held input, as much as its queue has room for, unless it is in
+    /// the past (it replays recorded input until it is back at the end of its history; what
+    /// is typed meanwhile comes after that); then the end of input, if it came.
+    pub fn release_held_input(&mut self) {
+        if self.in_past() {
+            return;
+        }
+        let room =
+            MACHINE_INPUT_QUEUE.saturating_sub(self.target.machine.console().pending_input());
+        if !self.held_input.is_empty() && room > 0 {
+            let take = room.min(self.held_input.len());
+            let bytes: Vec<u8> = self.held_input.drain(..take).collect();
+            // The one place typed bytes enter the machine.
+            self.target.machine.queue_input(&bytes);
+        }
+        if self.input_closed && self.held_input.is_empty() && !self.input_end_given {
+            self.input_end_given = true;
+            self.target.machine.end_input();
+        }
+    }
+
+    /// Runs up to one burst of instructions (no more than `limit` when given) in slices,
+    /// ending early when the guest has written a lot.
+    fn burst_limited(&mut self, limit: Option<u64>) -> Option<StopEvent> {
+        let mut left = limit.map_or(self.burst, |l| l.min(self.burst));
+        while left > 0 {
+            let slice = left.min(SLICE);
+            let outcome = self.target.machine.run(slice);
+            if outcome.stop.is_some() {
+                return outcome.stop;
+            }
+            // A run that ends early without a stop (a guest's sleep began) hands control back.
+            if outcome.executed < slice {
+                break;
+            }
+            left -= slice;
+            if self.target.machine.console().output().len() > OUTPUT_BACKLOG {
+                break;
+            }
+        }
+        None
+    }
+}
+
+/// The first CHUNK bytes of `backlog` (all of it when shorter), taken out of it.
+fn next_chunk(backlog: &mut Vec<u8>) -> Vec<u8> {
+    if backlog.len() <= CHUNK {
+        std::mem::take(backlog)
+    } else {
+        // A fresh allocation of CHUNK bytes: a chunk that kept the backlog's capacity would
+        // park megabytes in the caller's queue.
+        backlog.drain(..CHUNK).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_goes_out_in_bounded_chunks() {
+        let mut backlog: Vec<u8> = (0..CHUNK * 2 + 5).map(|i| i as u8).collect();
+        let first = next_chunk(&mut backlog);
+        assert_eq!(first.len(), CHUNK);
+        assert!(first.capacity() < 2 * CHUNK, "no hidden megabytes");
+        assert_eq!(first[1], 1);
+        assert_eq!(backlog.len(), CHUNK + 5);
+        assert_eq!(backlog[0], CHUNK as u8);
+        assert_eq!(next_chunk(&mut backlog).len(), CHUNK);
+        assert_eq!(next_chunk(&mut backlog).len(), 5);
+        assert!(backlog.is_empty());
+    }
+}
