@@ -150,7 +150,7 @@ impl<G: GdbMachine> RspSession<G> {
         }
     }
 
-    /// Instructions per burst (default [`BURST`]); the fuzz harness uses short bursts.
+    /// Instructions per burst (default [`BURST`](crate::BURST)); the fuzz harness uses short bursts.
     pub fn with_burst(mut self, instructions: u64) -> Self {
         self.core.set_burst(instructions);
         self
