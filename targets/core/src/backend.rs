@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::elf::ElfError;
+use crate::elf::{write_elf, ElfError, ElfImage};
 use crate::gdb::GdbMachine;
 use crate::isa::{Dialect, Isa};
 use crate::machine::LoadError;
@@ -137,8 +137,15 @@ pub trait Backend: Sync + 'static {
         }])
     }
 
+    /// What the program's ELF describes (sections, symbols, lines, functions, frame rules),
+    /// in gdb's addresses: the DAP session reads its stack frames and data labels here, so an
+    /// IDE sees what gdb sees.
+    fn image(&self, machine: &Self::Machine, opts: &MachineOptions) -> Result<ElfImage, ElfError>;
+
     /// The program's ELF for debuggers.
-    fn elf(&self, machine: &Self::Machine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError>;
+    fn elf(&self, machine: &Self::Machine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
+        write_elf(&self.image(machine, opts)?)
+    }
 
     /// Whether console input is line-edited and echoed by asmdbg (MARS's console) rather than
     /// passed key by key to a guest that echoes for itself.

@@ -34,7 +34,7 @@ pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;
 pub use host::{HostInput, InputLog, Journal};
 pub use isa::{Isa, IsaInfo};
-pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo};
+pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo, RegisterScope};
 pub use options::{Flag, MachineOptions};
 pub use snapshot::Snapshot;
 pub use symbols::{

@@ -13,6 +13,14 @@ pub struct RegisterInfo {
     pub bits: u32,
 }
 
+/// The group an IDE lists a register in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegisterScope {
+    General,
+    /// A floating-point unit's registers (MIPS coprocessor 1).
+    Float,
+}
+
 /// A debugger access the machine cannot serve. Never answered with zeros: gdb plans its steps
 /// from the code it reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -48,6 +56,17 @@ pub trait Machine {
     fn registers(&self) -> &'static [RegisterInfo];
     fn read_register(&self, index: usize) -> Option<u64>;
     fn write_register(&mut self, index: usize, value: u64) -> bool;
+    /// Where an IDE lists register `index` (the DAP session's scopes).
+    fn register_scope(&self, _index: usize) -> RegisterScope {
+        RegisterScope::General
+    }
+    /// The name an IDE shows for register `index`, as the ISA's assembly writes it (MIPS's
+    /// `$t0`).
+    fn register_label(&self, index: usize) -> String {
+        self.registers()
+            .get(index)
+            .map_or_else(String::new, |r| r.name.to_string())
+    }
     /// Other names users give registers (SimpleRISC's `sp` for r14), as indexes into
     /// [`Machine::registers`]; addresses may be written as registers ([`resolve_address`]).
     fn register_aliases(&self) -> &'static [(&'static str, usize)] {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use asmdbg_core::backend::{elf_path, Artifact, ArtifactError, Backend, BenchTraps};
-use asmdbg_core::elf::ElfError;
+use asmdbg_core::elf::{write_elf, ElfError, ElfImage};
 use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions, ProgramSource};
 
@@ -15,21 +15,21 @@ use crate::machine::{is_object_file, load_machine, load_machine_files, Lc3Machin
 pub struct Lc3Backend;
 
 /// The ELF of the program and of the OS of the machine's profile (see [`os_source_copy`]).
-fn machine_elf(machine: &Lc3Machine) -> Result<Vec<u8>, ElfError> {
+fn machine_image(machine: &Lc3Machine) -> ElfImage {
     let profile = machine.profile();
     let Ok(image) = profile.os_image() else {
         // The machine was built from this image: it assembled.
-        return crate::elf::elf_from_program(machine.program());
+        return crate::elf::elf_image(machine.program(), None);
     };
     let path = os_source_copy(profile.name, image);
     let source_path = path.display().to_string();
-    crate::elf::elf_with_os(
+    crate::elf::elf_image(
         machine.program(),
-        crate::elf::OsPart {
+        Some(crate::elf::OsPart {
             image,
             source_path: &source_path,
             trap_through_stack: profile.semantics.trap_through_stack,
-        },
+        }),
     )
 }
 
@@ -164,7 +164,7 @@ impl Backend for Lc3Backend {
         if output.is_some_and(|o| o.extension().is_some_and(|e| e == "elf")) {
             return Ok(vec![Artifact {
                 path: elf_path(Path::new(first), output),
-                bytes: machine_elf(machine)?,
+                bytes: write_elf(&machine_image(machine))?,
             }]);
         }
         match files {
@@ -186,8 +186,8 @@ impl Backend for Lc3Backend {
         }
     }
 
-    fn elf(&self, machine: &Lc3Machine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
-        machine_elf(machine)
+    fn image(&self, machine: &Lc3Machine, _opts: &MachineOptions) -> Result<ElfImage, ElfError> {
+        Ok(machine_image(machine))
     }
 
     fn cooked_console(&self) -> bool {

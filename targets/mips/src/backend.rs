@@ -3,7 +3,7 @@
 //! asmdbg, as MARS's console input is.
 
 use asmdbg_core::backend::{Backend, BenchTraps};
-use asmdbg_core::elf::ElfError;
+use asmdbg_core::elf::{ElfError, ElfImage};
 use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions, ProgramSource};
 
@@ -85,8 +85,8 @@ impl Backend for MipsBackend {
         machine.program().warnings.to_string()
     }
 
-    fn elf(&self, machine: &MipsMachine, opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
-        crate::elf::elf_from_program(machine.program(), opts.delay_slots)
+    fn image(&self, machine: &MipsMachine, opts: &MachineOptions) -> Result<ElfImage, ElfError> {
+        Ok(crate::elf::elf_image(machine.program(), opts.delay_slots))
     }
 
     fn cooked_console(&self) -> bool {

@@ -439,6 +439,25 @@ impl Machine for MipsMachine {
     }
 
     /// MARS accepts `$s8` for `$fp`.
+    fn register_scope(&self, index: usize) -> asmdbg_core::RegisterScope {
+        if (REG_F0..REG_F0 + 32).contains(&index) || index == REG_FCSR || index == REG_FIR {
+            asmdbg_core::RegisterScope::Float
+        } else {
+            asmdbg_core::RegisterScope::General
+        }
+    }
+
+    /// MARS's names: `$t0` and `$f12` as the assembly writes them; `pc`, `hi`, `lo` and the
+    /// coprocessor 0 registers bare, as its register windows show them.
+    fn register_label(&self, index: usize) -> String {
+        let name = REGISTERS.get(index).map_or("", |r| r.name);
+        if index < 32 || (REG_F0..REG_F0 + 32).contains(&index) {
+            format!("${name}")
+        } else {
+            name.to_string()
+        }
+    }
+
     fn register_aliases(&self) -> &'static [(&'static str, usize)] {
         &[("s8", 30)]
     }

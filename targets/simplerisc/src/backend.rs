@@ -2,7 +2,7 @@
 //! passes keys one by one.
 
 use asmdbg_core::backend::{Backend, BenchTraps};
-use asmdbg_core::elf::ElfError;
+use asmdbg_core::elf::{ElfError, ElfImage};
 use asmdbg_core::isa::Dialect;
 use asmdbg_core::{Flag, Isa, IsaInfo, LoadError, MachineOptions};
 
@@ -60,8 +60,8 @@ impl Backend for SimpleRiscBackend {
         load_machine(path, &String::from_utf8_lossy(bytes), opts)
     }
 
-    fn elf(&self, machine: &SrMachine, _opts: &MachineOptions) -> Result<Vec<u8>, ElfError> {
-        crate::elf::elf_from_program(machine.program())
+    fn image(&self, machine: &SrMachine, _opts: &MachineOptions) -> Result<ElfImage, ElfError> {
+        Ok(crate::elf::elf_image(machine.program()))
     }
 
     fn cooked_console(&self) -> bool {

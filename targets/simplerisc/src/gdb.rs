@@ -200,6 +200,10 @@ impl GdbMachine for SrMachine {
         addr.wrapping_sub(CODE_BASE)
     }
 
+    fn native_code_to_gdb(&self, native: u64) -> u64 {
+        CODE_BASE + native
+    }
+
     fn gdb_read_byte(&self, addr: u64) -> Result<u8, MemError> {
         if addr < CODE_BASE {
             return Ok(self.debug_read(addr)? as u8);

@@ -31,6 +31,7 @@ pub mod analysis;
 pub mod build;
 pub mod dwarf;
 pub mod image;
+pub mod unwind;
 
 pub use analysis::{function_spans, propagate_states, split_ranges};
 pub use build::{build_image, ElfIsa, ImageFacts, ImageRun, VarType};

@@ -22,6 +22,7 @@ mod monitor;
 mod resume;
 mod target_xml;
 
+pub use monitor::run as monitor_command;
 pub use target_xml::architecture;
 
 use std::time::{Duration, Instant};
@@ -88,6 +89,11 @@ pub trait GdbMachine: Machine + Snapshot + Replayable + Send + 'static {
     /// A gdb code address (breakpoints) → native code address.
     fn gdb_code_to_native(&self, addr: u64) -> u64 {
         self.gdb_to_native(addr).0
+    }
+    /// A native code address → gdb code address (the inverse of
+    /// [`GdbMachine::gdb_code_to_native`]).
+    fn native_code_to_gdb(&self, native: u64) -> u64 {
+        self.native_to_gdb(native)
     }
     /// Reads one byte of the gdb address space (code and data as gdb sees them).
     fn gdb_read_byte(&self, addr: u64) -> Result<u8, MemError> {
