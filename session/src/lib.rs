@@ -14,6 +14,7 @@
 
 pub mod arch_check;
 pub mod core;
+pub mod dap;
 pub mod discipline;
 pub mod framer;
 pub mod refusal;

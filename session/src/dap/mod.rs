@@ -1,0 +1,335 @@
+//! The Debug Adapter Protocol session of asmdbg without any I/O: the client's bytes go in,
+//! the adapter's bytes and decisions come out, like the RSP session beside it.
+//!
+//! [`DapServer`] frames messages ([`wire`]), answers what needs no program (`initialize`,
+//! requests before `launch`, damaged messages), builds the program through the binary's
+//! launcher at `launch`, and hands every other request to it ([`program::DapProgram`], generic
+//! over the machine and boxed behind [`program::LaunchedProgram`]). Nothing a client sends
+//! ends the session but `disconnect` and `terminate`: an unknown or malformed request gets
+//! `success: false` with a message.
+//!
+//! The game's console is either the client's (`internalConsole`: output as `output` events,
+//! input typed in the debug console after `>`) or a terminal the binary wires up (the server
+//! asks the client to run the binary's command in its terminal with `runInTerminal`).
+
+pub mod expr;
+pub mod program;
+pub mod view;
+pub mod wire;
+
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+pub use program::{DapProgram, LaunchedProgram, Outbox};
+use wire::{encode, DapFramer, Incoming};
+
+/// What the launcher built for a `launch` request.
+pub struct Launched {
+    pub program: Box<dyn LaunchedProgram>,
+    /// The console is a terminal: the command the client should run in it (`runInTerminal`)
+    /// and where it is, for a client that cannot.
+    pub terminal: Option<(Vec<String>, String)>,
+}
+
+/// Builds the program a `launch` request names (its arguments as sent); errors are shown to
+/// the user as they are (every assembly error, file:line:col).
+pub type Launcher = Box<dyn FnMut(&Value) -> Result<Launched, String> + Send>;
+
+/// What the caller should do next, from [`DapServer::poll`].
+#[derive(Debug, Default)]
+pub struct DapPoll {
+    /// Bytes for the client, to be written before anything else happens.
+    pub to_client: Vec<u8>,
+    /// Run a burst now ([`DapServer::run_burst`]).
+    pub run: bool,
+    /// Nothing needs doing before this unless something arrives.
+    pub deadline: Option<Instant>,
+    /// The program's terminal console wants input.
+    pub wants_input: bool,
+    /// Output for the program's terminal console waits in [`DapServer::take_output_chunk`].
+    pub output_pending: bool,
+    /// The client ended the session (or the program ended and was reported).
+    pub ended: bool,
+}
+
+/// The adapter's capabilities, as `initialize` answers them.
+pub fn capabilities() -> Value {
+    json!({
+        "supportsConfigurationDoneRequest": true,
+        "supportsFunctionBreakpoints": true,
+        "supportsConditionalBreakpoints": true,
+        "supportsHitConditionalBreakpoints": true,
+        "supportsLogPoints": true,
+        "supportsEvaluateForHovers": true,
+        "supportsSetVariable": true,
+        "supportsStepBack": true,
+        "supportsRestartRequest": true,
+        "supportsGotoTargetsRequest": true,
+        "supportsExceptionInfoRequest": true,
+        "supportsTerminateRequest": true,
+        "supportsDataBreakpoints": true,
+        "supportsReadMemoryRequest": true,
+        "supportsWriteMemoryRequest": true,
+        "supportsDisassembleRequest": true,
+        "supportsSteppingGranularity": true,
+        "supportsInstructionBreakpoints": true,
+        "supportsValueFormattingOptions": false,
+        "exceptionBreakpointFilters": [],
+    })
+}
+
+pub struct DapServer {
+    framer: DapFramer,
+    seq: i64,
+    out: Vec<u8>,
+    launcher: Launcher,
+    program: Option<Box<dyn LaunchedProgram>>,
+    stop_on_entry: bool,
+    /// Program output goes to the client as `output` events.
+    console_events: bool,
+    client_runs_terminals: bool,
+    ended: bool,
+    /// The `terminated` event was sent.
+    terminated_sent: bool,
+}
+
+impl DapServer {
+    pub fn new(launcher: Launcher) -> Self {
+        DapServer {
+            framer: DapFramer::default(),
+            seq: 0,
+            out: Vec::new(),
+            launcher,
+            program: None,
+            stop_on_entry: true,
+            console_events: true,
+            client_runs_terminals: false,
+            ended: false,
+            terminated_sent: false,
+        }
+    }
+
+    fn send(&mut self, mut message: Value) {
+        self.seq += 1;
+        message["seq"] = json!(self.seq);
+        self.out.extend(encode(&message));
+    }
+
+    fn respond(&mut self, request_seq: i64, command: &str, result: Result<Value, String>) {
+        let message = match result {
+            Ok(body) => {
+                json!({"type": "response", "request_seq": request_seq, "success": true, "command": command, "body": body})
+            }
+            Err(message) => {
+                json!({"type": "response", "request_seq": request_seq, "success": false, "command": command, "message": message, "body": {"error": {"id": 1, "format": message}}})
+            }
+        };
+        self.send(message);
+    }
+
+    fn flush_outbox(&mut self, outbox: Outbox) {
+        for (event, body) in outbox.events {
+            if event == "terminated" {
+                if self.terminated_sent {
+                    continue;
+                }
+                self.terminated_sent = true;
+            }
+            self.send(json!({"type": "event", "event": event, "body": body}));
+        }
+    }
+
+    /// Bytes from the client, as they were read.
+    pub fn on_bytes(&mut self, bytes: &[u8]) {
+        let mut messages = Vec::new();
+        self.framer.push(bytes, &mut messages);
+        for message in messages {
+            match message {
+                Incoming::Damaged(why) => {
+                    log::warn!("DAP: {why}");
+                    self.respond(0, "", Err(why));
+                }
+                Incoming::Message(value) => self.on_message(value),
+            }
+        }
+    }
+
+    fn on_message(&mut self, message: Value) {
+        let seq = message.get("seq").and_then(Value::as_i64).unwrap_or(0);
+        let kind = message.get("type").and_then(Value::as_str).unwrap_or("");
+        if kind == "response" {
+            // The client's answer to runInTerminal: only a failure matters.
+            if message.get("success") == Some(&json!(false)) {
+                let why = message
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("refused");
+                let mut outbox = Outbox::default();
+                outbox.output(
+                    "important",
+                    &format!("the terminal for the program's console could not be opened: {why}\n"),
+                );
+                self.flush_outbox(outbox);
+            }
+            return;
+        }
+        let Some(command) = message
+            .get("command")
+            .and_then(Value::as_str)
+            .map(String::from)
+        else {
+            self.respond(seq, "", Err("a request needs a `command`".to_string()));
+            return;
+        };
+        if kind != "request" {
+            self.respond(
+                seq,
+                &command,
+                Err(format!("a message of type {kind:?} is not a request")),
+            );
+            return;
+        }
+        let args = message.get("arguments").cloned().unwrap_or(json!({}));
+        let mut outbox = Outbox::default();
+        let result = self.request(&command, &args, &mut outbox);
+        let initialize = command == "initialize" && result.is_ok();
+        self.respond(seq, &command, result);
+        if initialize {
+            self.send(json!({"type": "event", "event": "initialized"}));
+        }
+        self.flush_outbox(outbox);
+    }
+
+    fn request(&mut self, command: &str, args: &Value, out: &mut Outbox) -> Result<Value, String> {
+        match command {
+            "initialize" => {
+                self.client_runs_terminals = args
+                    .get("supportsRunInTerminalRequest")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false);
+                Ok(capabilities())
+            }
+            "launch" => {
+                if self.program.is_some() {
+                    return Err("a program is already launched".to_string());
+                }
+                let launched = (self.launcher)(args)?;
+                self.stop_on_entry = args
+                    .get("stopOnEntry")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                self.console_events = launched.terminal.is_none();
+                if let Some((command, place)) = &launched.terminal {
+                    if self.client_runs_terminals {
+                        let title = "asmdbg console";
+                        self.send(json!({"type": "request", "command": "runInTerminal", "arguments": {"kind": "integrated", "title": title, "args": command, "cwd": ""}}));
+                    } else {
+                        out.output(
+                            "important",
+                            &format!(
+                                "the program's console is {place}: run `{}` in a terminal\n",
+                                command.join(" ")
+                            ),
+                        );
+                    }
+                }
+                self.program = Some(launched.program);
+                Ok(json!({}))
+            }
+            "attach" => Err("asmdbg launches programs; use a launch configuration".to_string()),
+            "disconnect" | "terminate" => {
+                self.ended = true;
+                if command == "terminate" {
+                    out.event("terminated", json!({}));
+                }
+                Ok(json!({}))
+            }
+            "configurationDone" => {
+                let stop = self.stop_on_entry;
+                match &mut self.program {
+                    Some(p) => {
+                        p.start(stop, out);
+                        Ok(json!({}))
+                    }
+                    None => Err("configurationDone before launch".to_string()),
+                }
+            }
+            _ => match &mut self.program {
+                Some(p) => p.request(command, args, out),
+                None if command == "threads" => Ok(json!({"threads": []})),
+                None => Err(format!("{command} before launch: launch a program first")),
+            },
+        }
+    }
+
+    /// What to do next.
+    pub fn poll(&mut self, now: Instant) -> DapPoll {
+        let mut poll = DapPoll::default();
+        if let Some(program) = &mut self.program {
+            let (run, deadline) = program.run_state(now);
+            poll.run = run;
+            poll.deadline = deadline;
+            poll.wants_input = program.wants_input();
+            poll.output_pending = !self.console_events;
+        }
+        self.flush_program_output();
+        poll.ended = self.ended;
+        poll.to_client = std::mem::take(&mut self.out);
+        poll
+    }
+
+    pub fn run_burst(&mut self) {
+        let mut outbox = Outbox::default();
+        if let Some(program) = &mut self.program {
+            program.run_burst(&mut outbox);
+        }
+        // What the program printed comes before the stop it printed it before.
+        self.flush_program_output();
+        self.flush_outbox(outbox);
+    }
+
+    /// The program's output as `output` events (the IDE's debug console is its console).
+    fn flush_program_output(&mut self) {
+        if !self.console_events {
+            return;
+        }
+        let Some(program) = &mut self.program else {
+            return;
+        };
+        let mut outbox = Outbox::default();
+        while let Some(chunk) = program.take_output_chunk() {
+            outbox.output("stdout", &String::from_utf8_lossy(&chunk));
+        }
+        self.flush_outbox(outbox);
+    }
+
+    /// The terminal console's input.
+    pub fn on_console_input(&mut self, bytes: &[u8]) {
+        if let Some(p) = &mut self.program {
+            p.console_input(bytes);
+        }
+    }
+
+    pub fn on_console_input_end(&mut self) {
+        if let Some(p) = &mut self.program {
+            p.console_input_end();
+        }
+    }
+
+    /// The next chunk of output for the terminal console.
+    pub fn take_output_chunk(&mut self) -> Option<Vec<u8>> {
+        self.program.as_mut()?.take_output_chunk()
+    }
+
+    pub fn on_console_output_gone(&mut self) {
+        if let Some(p) = &mut self.program {
+            p.output_gone();
+        }
+    }
+
+    /// Everything left for the client (the last write before the process ends).
+    pub fn take_to_client(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+}
