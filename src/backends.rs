@@ -106,6 +106,16 @@ pub trait Commands: Sync {
     ) -> anyhow::Result<ExitCode>;
     /// `--bench-traps`: 100 breakpoints and 4 watchpoints where benchmark programs never go.
     fn set_bench_traps(&self, machine: &mut dyn Machine);
+    /// `asmdbg dap`: the program a `launch` request names, its console echoed by asmdbg
+    /// (`echo`: a terminal in raw mode) or not (the IDE's debug console); what it printed
+    /// before it starts (assembler warnings); errors as the user should read them.
+    fn dap_program(
+        &self,
+        args: &DebugArgs,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+        echo: bool,
+    ) -> Result<(Box<dyn asmdbg_session::dap::LaunchedProgram>, String), String>;
 }
 
 /// The backend's machine for `program`, once the options are known to apply to its ISA.
@@ -175,6 +185,34 @@ where
             crate::console::LineMode::Raw
         };
         crate::serve(machine, args, line_mode, elf)
+    }
+
+    fn dap_program(
+        &self,
+        args: &DebugArgs,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+        echo: bool,
+    ) -> Result<(Box<dyn asmdbg_session::dap::LaunchedProgram>, String), String> {
+        let mut machine = load_checked(self, program, opts).map_err(|e| e.to_string())?;
+        let warnings = machine.start_of_run_stderr();
+        let image = self.image(&machine, opts).map_err(|e| e.to_string())?;
+        let written =
+            crate::pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)
+                .map_err(|e| e.to_string())?;
+        let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
+        debuggee.pokes = written;
+        if !args.no_history {
+            debuggee.record_history((args.history_mb as usize) << 20);
+        }
+        let line_mode = if self.cooked_console() {
+            asmdbg_session::LineMode::Cooked
+        } else {
+            asmdbg_session::LineMode::Raw
+        };
+        let discipline = asmdbg_session::Discipline::new(line_mode, echo);
+        let program = asmdbg_session::dap::DapProgram::new(debuggee, image, discipline);
+        Ok((Box::new(program), warnings))
     }
 
     fn set_bench_traps(&self, machine: &mut dyn Machine) {

@@ -20,6 +20,29 @@ pub enum Command {
     Run(RunArgs),
     /// Serve the program's machine to gdb over TCP, halted at its entry; console on a pty.
     Debug(DebugArgs),
+    /// Debug Adapter Protocol server for VS Code, nvim-dap, dape, Helix: on stdin/stdout (as an
+    /// IDE starts an adapter) or on a TCP port; the program comes with the `launch` request.
+    Dap(DapArgs),
+    /// Connect this terminal to a program's console (a pty path): what `asmdbg dap` asks the
+    /// IDE to run in its terminal.
+    Console(ConsoleArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DapArgs {
+    /// Serve DAP on this TCP port (loopback unless --bind says otherwise) instead of
+    /// stdin/stdout; one client after another.
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// The address to listen on with --port.
+    #[arg(long, default_value = "127.0.0.1", requires = "port")]
+    pub bind: std::net::IpAddr,
+}
+
+#[derive(Debug, Args)]
+pub struct ConsoleArgs {
+    /// The pseudo-terminal of the program's console (`/dev/pts/N`).
+    pub pty: PathBuf,
 }
 
 #[derive(Debug, Args)]

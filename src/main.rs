@@ -3,6 +3,7 @@
 mod backends;
 mod cli;
 mod console;
+mod dap;
 mod debug;
 mod load;
 mod pokes;
@@ -36,6 +37,8 @@ fn main() -> ExitCode {
         Command::Asm(args) => asm(&args),
         Command::Run(args) => run(&args),
         Command::Debug(args) => debug_command(&args),
+        Command::Dap(args) => dap::command(&args),
+        Command::Console(args) => dap::console_command(&args),
     };
     match result {
         Ok(code) => code,
@@ -63,7 +66,7 @@ fn exit_code(status: i32) -> ExitCode {
 }
 
 /// The program's files: as named, or with `--project` the first one's whole folder.
-fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<PathBuf>, SetupError> {
+pub(crate) fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<PathBuf>, SetupError> {
     match (project, files) {
         (false, _) => Ok(files.to_vec()),
         (true, [first]) => load::project_files(first),

@@ -40,7 +40,29 @@ fn launch_configurations_use_existing_tasks_programs_and_readiness_line() {
     let tasks = tasks["tasks"].as_array().expect("tasks");
     let configs = launch["configurations"].as_array().expect("configurations");
     let mut kinds = std::collections::BTreeSet::new();
+    let mut native = std::collections::BTreeSet::new();
     for config in configs {
+        if config["type"] == "asmdbg" {
+            // asmdbg's own adapter: the release build first, then `asmdbg dap` on the source.
+            assert_eq!(config["request"], "launch");
+            assert_eq!(config["preLaunchTask"], "asmdbg: build");
+            let build = tasks
+                .iter()
+                .find(|t| t["label"] == "asmdbg: build")
+                .expect("build task");
+            assert_eq!(task_args(build), ["build", "--release"]);
+            assert_eq!(
+                config["asmdbgPath"],
+                "${workspaceFolder}/target/release/asmdbg"
+            );
+            let program = config["program"].as_str().expect("program");
+            let program = program
+                .strip_prefix("${workspaceFolder}/")
+                .expect("in the workspace");
+            assert!(repo(program).exists(), "{program}");
+            native.insert(program.to_string());
+            continue;
+        }
         let task_label = config["preLaunchTask"].as_str().expect("preLaunchTask");
         let task = tasks
             .iter()
@@ -79,6 +101,7 @@ fn launch_configurations_use_existing_tasks_programs_and_readiness_line() {
         6,
         "cppdbg and Native Debug for each ISA: {kinds:?}"
     );
+    assert_eq!(native.len(), 3, "asmdbg for each ISA: {native:?}");
 }
 
 #[test]

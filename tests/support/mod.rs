@@ -3,6 +3,8 @@
 
 #![allow(dead_code, reason = "each test file uses a different subset")]
 
+pub mod dap;
+
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

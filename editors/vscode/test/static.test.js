@@ -26,7 +26,8 @@ const LAUNCH_ATTRIBUTES = [
 ];
 
 // What VS Code itself puts in every configuration.
-const GENERIC_ATTRIBUTES = ['type', 'request', 'name'];
+// Attributes VS Code itself reads in every configuration.
+const GENERIC_ATTRIBUTES = ['type', 'request', 'name', 'preLaunchTask', 'postDebugTask', 'debugServer'];
 
 function readJson(relative) {
   return JSON.parse(fs.readFileSync(path.join(root, relative), 'utf8'));

@@ -1,0 +1,438 @@
+//! `asmdbg dap` over pipes, as an IDE starts it: the protocol's requests on each machine, in
+//! the machine's own terms (LC-3 `x3000`, MIPS `$t0`, SimpleRISC code offsets), and bad input
+//! that must never end the session. Snapshots (insta) keep the capabilities, the LC-3 registers
+//! at the entry and the disassembly around it.
+
+mod support;
+
+use serde_json::json;
+use support::dap::DapClient;
+use support::Scratch;
+
+/// A response for a snapshot, with the checkout's path as `[root]`.
+fn pretty(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value)
+        .unwrap()
+        .replace(env!("CARGO_MANIFEST_DIR"), "[root]")
+}
+
+fn root(path: &str) -> String {
+    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn capabilities_are_announced_and_initialized_follows() {
+    let mut dap = DapClient::start();
+    let caps = dap.ok("initialize", json!({"adapterID": "asmdbg"}));
+    dap.event("initialized");
+    insta::assert_snapshot!(serde_json::to_string_pretty(&caps).unwrap());
+}
+
+#[test]
+fn bad_input_gets_an_error_and_the_session_goes_on() {
+    let mut dap = DapClient::start();
+    dap.ok("initialize", json!({}));
+    // A body shorter than its Content-Length says: it is cut, not JSON, reported.
+    dap.send_raw(b"Content-Length: 9\r\n\r\n{\"seq\": 1}");
+    let r = dap.response(0);
+    assert_eq!(r["success"], false);
+    assert!(r["message"].as_str().unwrap().contains("not JSON"), "{r}");
+    // Broken JSON of the right length.
+    dap.send_raw(b"Content-Length: 8\r\n\r\n{\"seq\":}");
+    assert!(dap.response(0)["message"]
+        .as_str()
+        .unwrap()
+        .contains("not JSON"));
+    // A header without a length.
+    dap.send_raw(b"Content-Type: json\r\n\r\n");
+    assert!(dap.response(0)["message"]
+        .as_str()
+        .unwrap()
+        .contains("without Content-Length"));
+    // Valid JSON that is not a request.
+    dap.send_raw(b"Content-Length: 21\r\n\r\n{\"seq\": 5, \"type\": 1}");
+    assert!(dap.response(5)["message"]
+        .as_str()
+        .unwrap()
+        .contains("command"));
+    assert!(dap.fails("frobnicate", json!({})).contains("before launch"));
+    assert!(dap
+        .fails("stackTrace", json!({"threadId": 1}))
+        .contains("launch a program first"));
+    assert_eq!(dap.ok("threads", json!({}))["threads"], json!([]));
+    // A program with errors: every error, file:line:col, and the session stays.
+    let dir = Scratch::new();
+    let bad = dir.write(
+        "bad.asm",
+        "        .ORIG x3000\n        ADD R1, R9, #1\n        BRz NOWHERE\n        .END\n",
+    );
+    let message = dap.fails("launch", json!({"program": bad, "isa": "lc3"}));
+    assert!(message.contains("bad.asm:2:"), "{message}");
+    assert!(message.contains("bad.asm:3:"), "{message}");
+    assert!(dap
+        .fails("launch", json!({"program": "/nonexistent/x.asm"}))
+        .contains("/nonexistent/x.asm"));
+    assert!(dap.fails("launch", json!({})).contains("needs `program`"));
+    assert!(dap
+        .fails("launch", json!({"program": bad, "profile": "nope"}))
+        .contains("nope"));
+    // Then a good program launches in the same session.
+    dap.ok(
+        "launch",
+        json!({"program": root("programs/lc3/nim.asm"), "console": "internalConsole"}),
+    );
+    dap.ok("configurationDone", json!({}));
+    assert_eq!(dap.stopped()["reason"], "entry");
+    assert!(dap.fails("nonsense", json!({})).contains("unknown request"));
+    assert_eq!(dap.top().0, "MAIN");
+    dap.ok("disconnect", json!({}));
+    assert!(dap.exits(), "disconnect ends the adapter");
+}
+
+/// dots: registers and disassembly at the entry (snapshots), a line breakpoint, the watch
+/// on CURRENT_PLAYER firing when a move is played (keys from the `input` attribute), stepping
+/// by line into, over and out of subroutines, and back in time.
+#[test]
+fn lc3_dots_breakpoints_data_breakpoint_steps_and_time_travel() {
+    let dir = Scratch::new();
+    let keys = dir.write("keys.txt", "B0A1C1B2F6Q");
+    let mut dap = DapClient::start();
+    let entry = dap.launch(json!({"program": root("programs/lc3/dots.asm"), "input": keys}));
+    assert_eq!(entry["reason"], "entry");
+    assert_eq!(dap.top(), ("MAIN".to_string(), 86, "x3000".to_string()));
+    let scopes = dap.ok("scopes", json!({"frameId": 1}));
+    let names: Vec<&str> = scopes["scopes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Registers", "Data"]);
+    let regs = dap.ok("variables", json!({"variablesReference": 1}));
+    insta::assert_snapshot!("lc3_registers_at_entry", pretty(&regs));
+    let disas = dap.ok(
+        "disassemble",
+        json!({"memoryReference": "x3000", "instructionOffset": -2, "instructionCount": 6}),
+    );
+    insta::assert_snapshot!("lc3_disassembly_at_entry", pretty(&disas));
+    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "1 (x0001)");
+
+    let file = root("programs/lc3/dots.asm");
+    let bps = dap.ok(
+        "setBreakpoints",
+        json!({"source": {"path": file}, "breakpoints": [{"line": 130}, {"line": 5000}]}),
+    );
+    assert_eq!(bps["breakpoints"][0]["verified"], true);
+    assert_eq!(
+        bps["breakpoints"][0]["line"], 134,
+        "moved to the first line with code"
+    );
+    assert_eq!(bps["breakpoints"][1]["verified"], false);
+    dap.ok("continue", json!({"threadId": 1}));
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "breakpoint");
+    assert_eq!(stop["hitBreakpointIds"][0], bps["breakpoints"][0]["id"]);
+    assert_eq!(dap.frames(), ["DISPLAY_BOARD", "MAIN"]);
+    // Step over a line, into nothing (a store), and out to MAIN's next line.
+    dap.ok("next", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "step");
+    assert_eq!(dap.top().1, 135);
+    dap.ok("stepOut", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.frames(), ["MAIN"]);
+    // Into a subroutine: DISPLAY_PROMPT's first line.
+    dap.ok("stepIn", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.frames(), ["DISPLAY_PROMPT", "MAIN"]);
+    dap.ok("stepOut", json!({"threadId": 1}));
+    dap.stopped();
+    // Over the GETC trap: the OS routine runs, the key B arrives, the next line.
+    let (_, line, _) = dap.top();
+    assert_eq!(line, 89);
+    dap.ok("next", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top().1, 90);
+    assert_eq!(
+        dap.ok("evaluate", json!({"expression": "R0", "context": "hover"}))["result"],
+        "66 (x0042)"
+    );
+
+    // The watch on CURRENT_PLAYER: the first move ends player 1's turn.
+    dap.ok(
+        "setBreakpoints",
+        json!({"source": {"path": file}, "breakpoints": []}),
+    );
+    let info = dap.ok("dataBreakpointInfo", json!({"name": "CURRENT_PLAYER"}));
+    assert_eq!(info["accessTypes"], json!(["read", "write", "readWrite"]));
+    let set = dap.ok(
+        "setDataBreakpoints",
+        json!({"breakpoints": [{"dataId": info["dataId"], "accessType": "write"}]}),
+    );
+    dap.ok("continue", json!({"threadId": 1}));
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "data breakpoint", "{stop}");
+    assert_eq!(stop["hitBreakpointIds"][0], set["breakpoints"][0]["id"]);
+    assert!(stop["description"]
+        .as_str()
+        .unwrap()
+        .contains("CURRENT_PLAYER"));
+    assert_eq!(dap.frames(), ["UPDATE_STATE", "MAIN"]);
+    let shown = dap.program_output();
+    assert!(shown.contains("Player 1, input a move"), "{shown}");
+    // The store has not run yet; one instruction later CURRENT_PLAYER is 2.
+    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "1 (x0001)");
+    dap.ok(
+        "stepIn",
+        json!({"threadId": 1, "granularity": "instruction"}),
+    );
+    dap.stopped();
+    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "2 (x0002)");
+    // Back one instruction: 1 again; reverse-continue from later finds the store again.
+    dap.ok(
+        "stepBack",
+        json!({"threadId": 1, "granularity": "instruction"}),
+    );
+    dap.stopped();
+    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "1 (x0001)");
+    dap.ok("setDataBreakpoints", json!({"breakpoints": []}));
+    dap.ok("continue", json!({"threadId": 1}));
+    // The program ends (Q): first the end of history, then the exit.
+    let end = dap.stopped();
+    assert!(
+        end["description"].as_str().unwrap().contains("ended"),
+        "{end}"
+    );
+    dap.ok(
+        "setDataBreakpoints",
+        json!({"breakpoints": [{"dataId": info["dataId"], "accessType": "write"}]}),
+    );
+    dap.ok("reverseContinue", json!({"threadId": 1}));
+    let back = dap.stopped();
+    assert_eq!(back["reason"], "data breakpoint", "{back}");
+    assert_eq!(dap.frames(), ["UPDATE_STATE", "MAIN"]);
+    dap.ok("setDataBreakpoints", json!({"breakpoints": []}));
+    dap.ok("continue", json!({"threadId": 1}));
+    dap.stopped();
+    dap.ok("continue", json!({"threadId": 1}));
+    assert_eq!(dap.event("exited")["body"]["exitCode"], 0);
+    dap.event("terminated");
+    // Every line of the game was shown once.
+    let _ = dap.program_output();
+}
+
+/// The four-in-a-row game: a function breakpoint, `$` register names and the FPU's own scope,
+/// moves typed in the debug console, the watch on `turn`, conditions, hit counts and log
+/// points, memory as bytes, and a fault reported as an exception.
+#[test]
+fn mips_game_functions_registers_console_and_conditions() {
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": root("programs/mips/four_in_a_row.asm")}));
+    let scopes = dap.ok("scopes", json!({"frameId": 1}));
+    assert_eq!(scopes["scopes"][1]["name"], "Floating point");
+    assert_eq!(dap.variable(1, "$sp"), "0x7fffeffc");
+    assert_eq!(dap.variable(2, "$f12"), "0x00000000");
+    let fbp = dap.ok(
+        "setFunctionBreakpoints",
+        json!({"breakpoints": [{"name": "check_win"}, {"name": "no_such"}]}),
+    );
+    assert_eq!(fbp["breakpoints"][0]["verified"], true);
+    assert_eq!(fbp["breakpoints"][1]["verified"], false);
+    dap.ok("continue", json!({"threadId": 1}));
+    for line in ["Alice", "Bob", "1", "4", "0"] {
+        let typed = dap.ok(
+            "evaluate",
+            json!({"expression": format!("> {line}"), "context": "repl"}),
+        );
+        assert!(typed["result"].as_str().unwrap().contains(line));
+    }
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "breakpoint");
+    assert_eq!(dap.frames(), ["check_win", "main"]);
+    assert!(dap.program_output().contains("Column (1-7)"));
+    // Memory as bytes: `turn` is a word, little endian.
+    let info = dap.ok("dataBreakpointInfo", json!({"name": "turn"}));
+    let addr = info["dataId"]
+        .as_str()
+        .unwrap()
+        .split(':')
+        .next()
+        .unwrap()
+        .to_string();
+    let mem = dap.ok("readMemory", json!({"memoryReference": addr, "count": 4}));
+    assert_eq!(
+        mem["data"], "AAAAAA==",
+        "turn is 0 (player 1) during the first move"
+    );
+    dap.ok(
+        "writeMemory",
+        json!({"memoryReference": addr, "data": "AQAAAA=="}),
+    );
+    assert_eq!(
+        dap.ok(
+            "evaluate",
+            json!({"expression": "turn", "context": "watch"})
+        )["result"],
+        "1 (0x00000001)"
+    );
+    dap.event("memory");
+    dap.ok(
+        "setVariable",
+        json!({"variablesReference": 3, "name": "turn", "value": "0"}),
+    );
+    assert_eq!(
+        dap.ok(
+            "evaluate",
+            json!({"expression": "turn == 0 && $sp > 0x7fff0000", "context": "watch"})
+        )["result"],
+        "1 (0x00000001)"
+    );
+    // A log point and a hit count on print_board, a false condition on check_win.
+    dap.ok(
+        "setFunctionBreakpoints",
+        json!({"breakpoints": [
+            {"name": "print_board", "logMessage": "board for turn {turn}"},
+            {"name": "check_win", "condition": "turn == 7"},
+            {"name": "ask_yes_no", "hitCondition": "2"},
+        ]}),
+    );
+    dap.ok("continue", json!({"threadId": 1}));
+    // Alice's block question is the first hit (answered by the 0 typed before); then Bob
+    // drops in column 4: the board is printed (logged, no stop), check_win's condition is
+    // false, and his block question, the second hit, stops.
+    for line in ["1", "4"] {
+        dap.ok(
+            "evaluate",
+            json!({"expression": format!("> {line}"), "context": "repl"}),
+        );
+    }
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "breakpoint");
+    assert_eq!(dap.frames()[0], "ask_yes_no");
+    let logged: Vec<String> = dap
+        .events
+        .iter()
+        .filter(|e| e["event"] == "output" && e["body"]["category"] == "console")
+        .map(|e| e["body"]["output"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        logged.iter().any(|l| l == "board for turn 1\n"),
+        "{logged:?}"
+    );
+    // monitor commands from the debug console.
+    let when = dap.ok(
+        "evaluate",
+        json!({"expression": "monitor when", "context": "repl"}),
+    );
+    assert!(when["result"].as_str().unwrap().starts_with("instruction "));
+    dap.ok("disconnect", json!({}));
+}
+
+#[test]
+fn a_guest_fault_is_an_exception_with_the_reference_message() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "fault.asm",
+        ".text\nmain:\tli $t0, 1\n\tlw $t1, 0($t0)\n\tli $v0, 10\n\tsyscall\n",
+    );
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": prog}));
+    assert!(dap
+        .fails("exceptionInfo", json!({"threadId": 1}))
+        .contains("did not stop on a fault"));
+    dap.ok("continue", json!({"threadId": 1}));
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "exception");
+    let info = dap.ok("exceptionInfo", json!({"threadId": 1}));
+    assert!(
+        info["description"].as_str().unwrap().contains("address"),
+        "{info}"
+    );
+    assert_eq!(dap.top().1, 3);
+}
+
+/// SimpleRISC: the verifier with a board poked in, registers r0-r15 and the flags, a
+/// breakpoint on a label, goto and restart.
+#[test]
+fn simplerisc_verifier_breakpoints_goto_and_restart() {
+    let board = "1,2,0,0,0,0,2,1,0,0,0,0,1,2,1,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": root("programs/simplerisc/tictactoe.asm"), "isa": "simplerisc", "noMul": true, "poke": [format!("1000={board}")]}));
+    let regs = dap.ok("variables", json!({"variablesReference": 1}));
+    let names: Vec<&str> = regs["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert!(names.starts_with(&["r0", "r1"]), "{names:?}");
+    assert!(
+        names.ends_with(&["r13", "sp", "ra", "pc", "flags"]),
+        "{names:?}"
+    );
+    dap.ok(
+        "setFunctionBreakpoints",
+        json!({"breakpoints": [{"name": "haswin"}]}),
+    );
+    dap.ok("continue", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "breakpoint");
+    let frames = dap.frames();
+    assert_eq!(frames[0], "haswin");
+    let (_, line, ip) = dap.top();
+    let disas = dap.ok(
+        "disassemble",
+        json!({"memoryReference": ip, "instructionCount": 2}),
+    );
+    assert_eq!(disas["instructions"][0]["symbol"], "haswin");
+    assert_eq!(disas["instructions"][0]["line"], line);
+    // goto: back to the first line of .main, then restart to the entry.
+    let file = root("programs/simplerisc/tictactoe.asm");
+    let main_line = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with(".main:"))
+        .unwrap() as i64
+        + 1;
+    let targets = dap.ok(
+        "gotoTargets",
+        json!({"source": {"path": file}, "line": main_line}),
+    );
+    let target = targets["targets"][0]["id"].clone();
+    dap.ok("goto", json!({"threadId": 1, "targetId": target}));
+    assert_eq!(dap.stopped()["reason"], "goto");
+    assert!(dap.top().1 > main_line);
+    dap.ok("restart", json!({}));
+    assert_eq!(dap.stopped()["reason"], "entry");
+    dap.ok("setFunctionBreakpoints", json!({"breakpoints": []}));
+    dap.ok("continue", json!({"threadId": 1}));
+    // At the end (of history): the verdict at 1144, as `--peek 1144` prints it (player 1 won).
+    dap.stopped();
+    assert_eq!(
+        dap.ok(
+            "evaluate",
+            json!({"expression": "*1144", "context": "watch"})
+        )["result"],
+        "1 (0x00000001)"
+    );
+    dap.ok("continue", json!({"threadId": 1}));
+    dap.event("terminated");
+}
+
+#[test]
+fn pause_stops_a_running_program_and_requests_wait_for_it() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "spin.asm",
+        "        .ORIG x3000\nLOOP    ADD R1, R1, #1\n        BRnzp LOOP\n        .END\n",
+    );
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": prog}));
+    dap.ok("continue", json!({"threadId": 1}));
+    assert!(dap
+        .fails("stackTrace", json!({"threadId": 1}))
+        .contains("pause it first"));
+    dap.ok("pause", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "pause");
+    let (name, _, ip) = dap.top();
+    assert_eq!(name, "LOOP");
+    assert!(ip == "x3000" || ip == "x3001", "{ip}");
+}
