@@ -436,3 +436,120 @@ fn pause_stops_a_running_program_and_requests_wait_for_it() {
     assert_eq!(name, "LOOP");
     assert!(ip == "x3000" || ip == "x3001", "{ip}");
 }
+
+/// `console: integratedTerminal`: the adapter asks the IDE to run `asmdbg console PTY` in its
+/// terminal; the game's output goes to that pty (not to `output` events) and keys typed there
+/// reach the game.
+#[test]
+fn the_integrated_terminal_console_is_a_pty_the_ide_opens() {
+    let mut dap = DapClient::start();
+    dap.ok(
+        "initialize",
+        json!({"adapterID": "asmdbg", "supportsRunInTerminalRequest": true}),
+    );
+    dap.ok("launch", json!({"program": root("programs/lc3/nim.asm"), "console": "integratedTerminal", "stopOnEntry": false}));
+    let run = dap.reverse_request("runInTerminal");
+    let args: Vec<String> = run["arguments"]["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(args.len(), 3, "{args:?}");
+    assert!(args[0].ends_with("asmdbg"), "{args:?}");
+    assert_eq!(args[1], "console");
+    assert!(args[2].starts_with("/dev/"), "{args:?}");
+    // What the IDE runs in its terminal: here with pipes for the terminal.
+    let mut terminal = support::asmdbg()
+        .args(&args[1..])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("asmdbg console starts");
+    dap.answer(&run, json!({"processId": terminal.id()}));
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut out = terminal.stdout.take().unwrap();
+    let sink = seen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = std::io::Read::read(&mut out, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let wait_for = |needle: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let text = String::from_utf8_lossy(&seen.lock().unwrap()).replace("\r\n", "\n");
+            if text.contains(needle) || std::time::Instant::now() > deadline {
+                return text;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+    dap.ok("configurationDone", json!({}));
+    let shown = wait_for("choose a row");
+    assert!(shown.contains("ROW A"), "{shown}");
+    let mut keys = terminal.stdin.take().unwrap();
+    std::io::Write::write_all(&mut keys, b"D4").unwrap();
+    std::io::Write::flush(&mut keys).unwrap();
+    let shown = wait_for("Invalid move");
+    assert!(shown.contains("D4\nInvalid move. Try again."), "{shown}");
+    let _ = terminal.kill();
+    let _ = terminal.wait();
+    assert!(
+        dap.program_output().is_empty(),
+        "the game's output is on the terminal only"
+    );
+    dap.ok("pause", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "pause");
+}
+
+/// `asmdbg dap --port N`: the same protocol over TCP, one client after another.
+#[test]
+fn dap_over_tcp_serves_one_client_after_another() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = support::asmdbg()
+        .args(["dap", "--port", "0"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("asmdbg dap --port starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("dap: listening on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    for round in 0..2 {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        let body = json!({"seq": 1, "type": "request", "command": "initialize", "arguments": {}})
+            .to_string();
+        stream
+            .write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+            .unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !String::from_utf8_lossy(&got).contains("\"initialized\"") {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "round {round}: closed");
+            got.extend_from_slice(&buf[..n]);
+        }
+        let text = String::from_utf8_lossy(&got);
+        assert!(text.contains("\"supportsStepBack\":true"), "{text}");
+        let bye = json!({"seq": 2, "type": "request", "command": "disconnect", "arguments": {}})
+            .to_string();
+        stream
+            .write_all(format!("Content-Length: {}\r\n\r\n{bye}", bye.len()).as_bytes())
+            .unwrap();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

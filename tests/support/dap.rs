@@ -113,7 +113,7 @@ impl DapClient {
             if m["type"] == "response" && m["request_seq"] == seq {
                 return m;
             }
-            if m["type"] == "event" {
+            if m["type"] != "response" {
                 self.events.push(m);
             }
         }
@@ -153,10 +153,35 @@ impl DapClient {
             if m["type"] == "event" && m["event"] == name {
                 return m;
             }
-            if m["type"] == "event" {
+            if m["type"] != "response" {
                 self.events.push(m);
             }
         }
+    }
+
+    /// The adapter's next request of `command` to the client (`runInTerminal`).
+    pub fn reverse_request(&mut self, command: &str) -> Value {
+        let matches = |m: &Value| m["type"] == "request" && m["command"] == command;
+        if let Some(i) = self.events.iter().position(matches) {
+            return self.events.remove(i);
+        }
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let m = self.next_message(deadline);
+            if matches(&m) {
+                return m;
+            }
+            if m["type"] != "response" {
+                self.events.push(m);
+            }
+        }
+    }
+
+    /// Answers the adapter's request `request`.
+    pub fn answer(&mut self, request: &Value, body: Value) {
+        self.seq += 1;
+        let reply = json!({"seq": self.seq, "type": "response", "request_seq": request["seq"], "success": true, "command": request["command"], "body": body}).to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{reply}", reply.len()).as_bytes());
     }
 
     /// The body of the next `stopped` event.
