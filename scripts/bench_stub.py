@@ -413,6 +413,82 @@ def bench_history_memory(d):
     )
 
 
+class DapBench:
+    """A minimal DAP client over `asmdbg dap`'s pipes."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([ASMDBG, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.seq = 0
+
+    def read(self):
+        length = None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("asmdbg dap closed its output")
+            line = line.strip()
+            if not line:
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        import json
+
+        return json.loads(self.proc.stdout.read(length))
+
+    def send(self, command, **arguments):
+        import json
+
+        self.seq += 1
+        body = json.dumps({"seq": self.seq, "type": "request", "command": command, "arguments": arguments}).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return self.seq
+
+    def call(self, command, **arguments):
+        seq = self.send(command, **arguments)
+        while True:
+            m = self.read()
+            if m.get("type") == "response" and m.get("request_seq") == seq:
+                if not m.get("success"):
+                    raise RuntimeError(f"{command}: {m.get('message')}")
+                return m.get("body", {})
+
+    def wait(self, event):
+        while True:
+            m = self.read()
+            if m.get("type") == "event" and m.get("event") == event:
+                return m.get("body", {})
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def bench_dap_continue(bench_program):
+    """`continue` over programs/mips/bench.asm through `asmdbg dap`, as the gdb lines above
+    measure it through gdb: without traps, then with 100 instruction breakpoints and 4 data
+    breakpoints where the loop never goes."""
+    for traps in (False, True):
+        dap = DapBench()
+        try:
+            dap.call("initialize", adapterID="bench")
+            dap.call("launch", program=bench_program, stopOnEntry=True, console="internalConsole")
+            if traps:
+                dap.call("setInstructionBreakpoints", breakpoints=[{"instructionReference": f"{0x00408000 + 4 * i:#x}"} for i in range(100)])
+                ids = [dap.call("dataBreakpointInfo", name=f"{0x10030000 + 0x1000 * i:#x}")["dataId"] for i in range(4)]
+                dap.call("setDataBreakpoints", breakpoints=[{"dataId": d, "accessType": "write"} for d in ids])
+            dap.call("configurationDone")
+            dap.wait("stopped")
+            t = time.perf_counter()
+            dap.call("continue", threadId=1)
+            dap.wait("stopped")
+            secs = time.perf_counter() - t
+        finally:
+            dap.close()
+        label = "100 instruction + 4 data breakpoints" if traps else "no breakpoints                    "
+        print(f"  DAP continue over programs/mips/bench.asm (100 M instructions), {label}: {100.015 / secs:.1f} M instructions/s ({secs:.3f} s)")
+
+
 def main():
     if not shutil.which("gdb-multiarch"):
         print("gdb-multiarch missing: stub benchmarks skipped (scripts/test installs it)")
@@ -425,6 +501,7 @@ def main():
         bench_round_trips(spin)
         bench_stepi(spin)
         bench_continue_rate(os.path.join(ROOT, "programs", "mips", "bench.asm"))
+        bench_dap_continue(os.path.join(ROOT, "programs", "mips", "bench.asm"))
         bench = os.path.join(ROOT, "programs", "mips", "bench.asm")
         bench_time_travel(bench, 100_015_011, "programs/mips/bench.asm (100 M instructions)")
         # The same loop with a bound of 15,812: 4 x 15,812^2 + 3 x 15,812 + 11 = 1,000,124,823 instructions.

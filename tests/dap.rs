@@ -553,3 +553,100 @@ fn dap_over_tcp_serves_one_client_after_another() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+const LC3_SUM: &str = "        .ORIG x3000
+MAIN    AND R1, R1, #0
+        AND R2, R2, #0
+LOOP    ADD R1, R1, #1
+        JSR ADDUP
+        ADD R3, R1, #-5
+        BRn LOOP
+        HALT
+ADDUP   ADD R2, R2, R1
+        ST R2, TOTAL
+        RET
+TOTAL   .FILL x1234
+        .END
+";
+
+/// Instruction breakpoints, setVariable on a register, LC-3 words as DAP bytes, stepping
+/// back by line (over a subroutine call) and terminate.
+#[test]
+fn lc3_instructions_registers_memory_bytes_step_back_and_terminate() {
+    let dir = Scratch::new();
+    let prog = dir.write("sum.asm", LC3_SUM);
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": prog}));
+    // x3002 (LOOP) by instruction reference, x3007 (ADDUP) by reference plus offset (bytes of
+    // the gdb view: an LC-3 instruction is 2).
+    let set = dap.ok(
+        "setInstructionBreakpoints",
+        json!({"breakpoints": [
+            {"instructionReference": "x3002"},
+            {"instructionReference": "x3000", "offset": 14},
+            {"instructionReference": "nowhere"},
+        ]}),
+    );
+    assert_eq!(set["breakpoints"][0]["line"], 4);
+    assert_eq!(set["breakpoints"][1]["instructionReference"], "x3007");
+    assert_eq!(set["breakpoints"][2]["verified"], false);
+    dap.ok("continue", json!({"threadId": 1}));
+    assert_eq!(
+        dap.stopped()["hitBreakpointIds"][0],
+        set["breakpoints"][0]["id"]
+    );
+    assert_eq!(dap.top().2, "x3002");
+    dap.ok("continue", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.frames(), ["ADDUP", "MAIN"]);
+    // R1 is 1 on the first pass; make it 4, so the loop ends after one more pass.
+    assert_eq!(
+        dap.ok("evaluate", json!({"expression": "R1", "context": "hover"}))["result"],
+        "1 (x0001)"
+    );
+    let set = dap.ok(
+        "setVariable",
+        json!({"variablesReference": 1, "name": "R1", "value": "x4"}),
+    );
+    assert_eq!(set["value"], "x0004 (4)");
+    dap.event("invalidated");
+    // TOTAL (x300A) as bytes: x1234 is 34 12 at byte 2·x300A.
+    let mem = dap.ok(
+        "readMemory",
+        json!({"memoryReference": "x300A", "count": 2}),
+    );
+    assert_eq!(mem["address"], "0x6014");
+    assert_eq!(mem["data"], "NBI=");
+    assert!(dap
+        .fails(
+            "evaluate",
+            json!({"expression": "R9 +", "context": "watch"})
+        )
+        .contains("R9"));
+    dap.ok("setInstructionBreakpoints", json!({"breakpoints": []}));
+    // By line: over ST (line 10) to RET (11), back again to ST.
+    dap.ok("next", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top().1, 10);
+    dap.ok("next", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top().1, 11);
+    dap.ok("stepBack", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top().1, 10);
+    assert_eq!(
+        dap.variable(3, "TOTAL"),
+        "4660 (x1234)",
+        "back before the store"
+    );
+    dap.ok("stepOut", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top().1, 6, "back in MAIN after the JSR");
+    // Back over the call by line: the JSR line, then the line before it.
+    dap.ok("stepBack", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(dap.top(), ("MAIN".to_string(), 5, "x3003".to_string()));
+    dap.ok("terminate", json!({}));
+    dap.event("terminated");
+    assert!(dap.exits());
+}

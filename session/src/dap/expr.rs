@@ -116,7 +116,12 @@ struct Parser<'a> {
     tokens: Vec<Token>,
     at: usize,
     ctx: &'a dyn ExprContext,
+    /// Nesting so far: a typed expression cannot overflow the stack.
+    depth: usize,
 }
+
+/// Deepest nesting of parentheses and unary operators accepted.
+const MAX_DEPTH: usize = 200;
 
 /// Binary operators by precedence, loosest first.
 const LEVELS: &[&[&str]] = &[
@@ -154,6 +159,16 @@ impl Parser<'_> {
     }
 
     fn unary(&mut self) -> Result<i64, String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(format!("the expression nests deeper than {MAX_DEPTH}"));
+        }
+        let value = self.unary_inner();
+        self.depth -= 1;
+        value
+    }
+
+    fn unary_inner(&mut self) -> Result<i64, String> {
         match self.peek().cloned() {
             Some(Token::Op("-")) => {
                 self.at += 1;
@@ -266,7 +281,12 @@ pub fn evaluate(text: &str, ctx: &dyn ExprContext) -> Result<i64, String> {
     if tokens.is_empty() {
         return Err("the expression is empty".to_string());
     }
-    let mut parser = Parser { tokens, at: 0, ctx };
+    let mut parser = Parser {
+        tokens,
+        at: 0,
+        ctx,
+        depth: 0,
+    };
     let value = parser.binary(0)?;
     match parser.peek() {
         None => Ok(value),
@@ -324,5 +344,10 @@ mod tests {
         assert!(e("*1").unwrap_err().contains("cannot read memory"));
         assert!(e("1 2").unwrap_err().contains("after the expression"));
         assert!(e("@").is_err());
+        let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(e(&deep).unwrap_err().contains("nests deeper"));
+        assert!(e(&"-".repeat(100_000))
+            .unwrap_err()
+            .contains("nests deeper"));
     }
 }
