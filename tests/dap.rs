@@ -650,3 +650,38 @@ fn lc3_instructions_registers_memory_bytes_step_back_and_terminate() {
     dap.event("terminated");
     assert!(dap.exits());
 }
+
+/// A breakpoint on a MIPS `syscall` that reads: continuing from it waits for the line (the
+/// syscall has not completed), and when the line comes the run goes on without stopping on
+/// that breakpoint again.
+#[test]
+fn continuing_from_a_breakpoint_that_waits_for_input_does_not_stop_there_twice() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "read.asm",
+        ".text\nmain:\tli $v0, 5\n\tsyscall\n\tmove $a0, $v0\n\tli $v0, 1\n\tsyscall\n\tli $v0, 10\n\tsyscall\n",
+    );
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": prog}));
+    let bps = dap.ok(
+        "setBreakpoints",
+        json!({"source": {"path": prog}, "breakpoints": [{"line": 3}]}),
+    );
+    assert_eq!(bps["breakpoints"][0]["verified"], true);
+    dap.ok("continue", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "breakpoint");
+    dap.ok("continue", json!({"threadId": 1}));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    dap.ok("evaluate", json!({"expression": "> 42", "context": "repl"}));
+    let end = dap.stopped();
+    assert!(
+        end["description"].as_str().unwrap_or("").contains("ended"),
+        "{end}"
+    );
+    assert!(dap.program_output().contains("42"));
+    assert!(
+        !dap.events.iter().any(|e| e["event"] == "stopped"),
+        "{:?}",
+        dap.events
+    );
+}

@@ -740,7 +740,10 @@ impl<G: GdbMachine> DapProgram<G> {
                     ran,
                 });
             }
-            if over_calls {
+            let here = self.current_line();
+            // A call leaves the line: frames are compared only then (not at every
+            // instruction of a line that loops).
+            if over_calls && here != start {
                 if let Some((return_pc, caller_cfa)) = self.entered_callee(frame) {
                     self.motion = Some(Motion::Finish {
                         return_pc,
@@ -757,7 +760,6 @@ impl<G: GdbMachine> DapProgram<G> {
                 }
             }
             let pc = self.pc_gdb();
-            let here = self.current_line();
             let bp_here = self.machine_has_bp_here();
             if (self.view.is_line_start(pc) && here.is_some() && here != start) || bp_here {
                 if bp_here {
@@ -1530,10 +1532,17 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
         match motion {
             Motion::Continue { step_over } => {
                 let event = if step_over {
-                    self.motion = Some(Motion::Continue { step_over: false });
+                    // The instruction a stop left runs first, past any breakpoint on it; one
+                    // that waits for input is stepped again when input comes.
                     match self.core.forward(true) {
-                        None | Some(StopEvent::Breakpoint) => return,
-                        other => other,
+                        Some(StopEvent::NeedInput) => return,
+                        other => {
+                            self.motion = Some(Motion::Continue { step_over: false });
+                            match other {
+                                None | Some(StopEvent::Breakpoint) => return,
+                                other => other,
+                            }
+                        }
                     }
                 } else {
                     self.core.forward(false)
