@@ -146,10 +146,18 @@ fn lc3_dots_breakpoints_data_breakpoint_steps_and_time_travel() {
     assert_eq!(dap.frames(), ["DISPLAY_PROMPT", "MAIN"]);
     dap.ok("stepOut", json!({"threadId": 1}));
     dap.stopped();
-    // Over the GETC trap: the OS routine runs, the key B arrives, the next line.
+    // Into the GETC trap by instruction: the OS routine's frame over MAIN's, in the OS's
+    // source; out of it, the key B has arrived.
     let (_, line, _) = dap.top();
     assert_eq!(line, 89);
-    dap.ok("next", json!({"threadId": 1}));
+    dap.ok("stepIn", json!({"threadId": 1, "granularity": "instruction"}));
+    dap.stopped();
+    assert_eq!(dap.frames(), ["TRAP_GETC", "MAIN"]);
+    let st = dap.ok("stackTrace", json!({"threadId": 1}));
+    let os_file = st["stackFrames"][0]["source"]["path"].as_str().unwrap().to_string();
+    assert!(os_file.ends_with("lc3-os-patt.asm"), "{os_file}");
+    assert_eq!(st["stackFrames"][1]["line"], 89, "MAIN's frame is at the TRAP");
+    dap.ok("stepOut", json!({"threadId": 1}));
     dap.stopped();
     assert_eq!(dap.top().1, 90);
     assert_eq!(
