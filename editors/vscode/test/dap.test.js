@@ -275,15 +275,13 @@ test('LC-3 dots: entry, breakpoint, stack, registers, disassembly, steps, and th
   const atEntry = await session.disassemble(at.ip, 2);
   assert.equal(mnemonic(atEntry[0]), 'JSR');
   assert.equal(atEntry[0].instruction, 'JSR DISPLAY_BOARD');
-  assert.equal(atEntry[0].address, 'x3000');
+  assert.equal(atEntry[0].address, '0x3000', 'the native word address, in hex as the protocol reads it');
   assert.equal(atEntry[0].line, 86);
   assert.equal(atEntry[0].symbol, 'MAIN');
 
-  // DAP bug in the adapter (LC-3 only): DisassembledInstruction.address must be hex after `0x`
-  // or decimal; the adapter answers `x3000`, which VS Code's disassembly view cannot read
-  // (BigInt('x3000') throws; the view drops every such instruction and shows none). Marked
-  // todo so the suite stays green until the adapter is fixed; it reports as a failing TODO.
-  await t.test('disassemble addresses are 0x-hex or decimal (DAP)', { todo: 'asmdbg answers LC-3 disassemble addresses as x3000' }, () => {
+  // DisassembledInstruction.address must be hex after `0x` or decimal: VS Code's disassembly
+  // view reads it with BigInt and drops an instruction whose address it cannot read.
+  await t.test('disassemble addresses are 0x-hex or decimal (DAP)', () => {
     assertProtocolAddresses(atEntry);
   });
 

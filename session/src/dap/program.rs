@@ -1177,7 +1177,7 @@ impl<G: GdbMachine> DapProgram<G> {
             }
             let native = addr as u64;
             let gdb = m.native_code_to_gdb(native);
-            let mut entry = json!({"address": self.fmt_addr(native)});
+            let mut entry = json!({"address": protocol_address(&self.fmt_addr(native), native)});
             match m.disassemble(native) {
                 Some((text, size)) if self.view.in_code(gdb) || m.debug_read(native).is_ok() => {
                     entry["instruction"] = json!(text);
@@ -1331,6 +1331,17 @@ impl<G: GdbMachine> DapProgram<G> {
         self.sync_watchpoints();
         self.stopped(out, "entry", None, Vec::new());
         Ok(json!({}))
+    }
+}
+
+/// A disassembled instruction's `address`: DAP reads it as hex after `0x`, else decimal (VS
+/// Code's disassembly view drops one it cannot read), so an ISA notation of another form
+/// (LC-3's `x3000`) is given as `0x3000`, the same native address.
+fn protocol_address(formatted: &str, native: u64) -> String {
+    if formatted.starts_with("0x") || formatted.bytes().all(|b| b.is_ascii_digit()) {
+        formatted.to_string()
+    } else {
+        format!("0x{native:x}")
     }
 }
 
