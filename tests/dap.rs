@@ -150,13 +150,22 @@ fn lc3_dots_breakpoints_data_breakpoint_steps_and_time_travel() {
     // source; out of it, the key B has arrived.
     let (_, line, _) = dap.top();
     assert_eq!(line, 89);
-    dap.ok("stepIn", json!({"threadId": 1, "granularity": "instruction"}));
+    dap.ok(
+        "stepIn",
+        json!({"threadId": 1, "granularity": "instruction"}),
+    );
     dap.stopped();
     assert_eq!(dap.frames(), ["TRAP_GETC", "MAIN"]);
     let st = dap.ok("stackTrace", json!({"threadId": 1}));
-    let os_file = st["stackFrames"][0]["source"]["path"].as_str().unwrap().to_string();
+    let os_file = st["stackFrames"][0]["source"]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(os_file.ends_with("lc3-os-patt.asm"), "{os_file}");
-    assert_eq!(st["stackFrames"][1]["line"], 89, "MAIN's frame is at the TRAP");
+    assert_eq!(
+        st["stackFrames"][1]["line"], 89,
+        "MAIN's frame is at the TRAP"
+    );
     dap.ok("stepOut", json!({"threadId": 1}));
     dap.stopped();
     assert_eq!(dap.top().1, 90);
