@@ -90,6 +90,13 @@ pub trait Commands: Sync {
         program: &ProgramFiles,
         opts: &MachineOptions,
     ) -> Result<Box<dyn Machine + Send>, SetupError>;
+    /// `asmdbg run --stats`: the machine, and how long building its ELF takes (what
+    /// `asmdbg debug` does at startup besides loading; `run` itself needs no ELF).
+    fn load_timing_elf(
+        &self,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> Result<(Box<dyn Machine + Send>, std::time::Duration), SetupError>;
     /// `asmdbg asm`: assembles and writes the ISA's files.
     fn asm(
         &self,
@@ -150,6 +157,18 @@ where
         opts: &MachineOptions,
     ) -> Result<Box<dyn Machine + Send>, SetupError> {
         Ok(Box::new(load_checked(self, program, opts)?))
+    }
+
+    fn load_timing_elf(
+        &self,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> Result<(Box<dyn Machine + Send>, std::time::Duration), SetupError> {
+        let machine = load_checked(self, program, opts)?;
+        let started = std::time::Instant::now();
+        // A program without an ELF (an object file's) still runs; its time is what it took.
+        let _ = self.elf(&machine, opts);
+        Ok((Box::new(machine), started.elapsed()))
     }
 
     fn asm(

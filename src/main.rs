@@ -91,9 +91,18 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
     let paths = program_paths(&args.machine.files, args.machine.project)?;
     let program = load::read_program(&paths, args.machine.isa)?;
-    let mut machine = load::load_machine(&program, &args.machine.options())?;
+    let read = started.elapsed();
+    let (mut machine, elf) = if args.stats {
+        let (machine, elf) =
+            backends::of(program.isa).load_timing_elf(&program, &args.machine.options())?;
+        (machine, Some(elf))
+    } else {
+        (load::load_machine(&program, &args.machine.options())?, None)
+    };
+    let loaded = started.elapsed();
     pokes::apply_all(
         machine.as_mut(),
         &args.machine.poke,
@@ -159,6 +168,15 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     eprint!("{}", report.epilogue);
     if args.stats {
         eprintln!("{}", run::stats_line(&report));
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        let elf = elf.unwrap_or_default();
+        eprintln!(
+            "startup: {:.1} ms to a running machine with its ELF (read {:.1}, assemble and load {:.1}, ELF {:.1})",
+            ms(loaded),
+            ms(read),
+            ms(loaded - read - elf),
+            ms(elf)
+        );
     }
     Ok(exit_code(report.exit_status))
 }

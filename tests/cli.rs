@@ -181,6 +181,20 @@ fn stats_go_to_stderr() {
     assert!(err.contains(" instructions in "), "{err}");
     assert!(err.contains("M instructions/s"), "{err}");
     assert!(!text(&out.stdout).contains("stats"));
+    // The startup, in parts that add up: reading, assembling and loading, and the ELF that
+    // `asmdbg debug` writes.
+    let startup = err
+        .lines()
+        .find(|l| l.starts_with("startup: "))
+        .unwrap_or_else(|| panic!("no startup line: {err}"));
+    let numbers: Vec<f64> = startup
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 4, "{startup}");
+    let parts: f64 = numbers[1..].iter().sum();
+    assert!((numbers[0] - parts).abs() < 0.3, "{startup}");
+    assert!(numbers[3] > 0.0, "the ELF was built: {startup}");
 }
 
 #[test]
