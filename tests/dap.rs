@@ -16,6 +16,20 @@ fn pretty(value: &serde_json::Value) -> String {
         .replace(env!("CARGO_MANIFEST_DIR"), "[root]")
 }
 
+/// CPU time a process has used, in clock ticks (utime + stime of /proc/PID/stat).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
 fn root(path: &str) -> String {
     format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -514,14 +528,23 @@ fn the_integrated_terminal_console_is_a_pty_the_ide_opens() {
     std::io::Write::flush(&mut keys).unwrap();
     let shown = wait_for("Invalid move");
     assert!(shown.contains("D4\nInvalid move. Try again."), "{shown}");
-    let _ = terminal.kill();
-    let _ = terminal.wait();
     assert!(
         dap.program_output().is_empty(),
         "the game's output is on the terminal only"
     );
     dap.ok("pause", json!({"threadId": 1}));
     assert_eq!(dap.stopped()["reason"], "pause");
+    // Stopped, with the terminal ready for output and none to send, the adapter sleeps (it
+    // spun once: a ready terminal woke its loop with nothing to do).
+    let before = cpu_ticks(dap.pid());
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let used = cpu_ticks(dap.pid()) - before;
+    assert!(
+        used < 30,
+        "{used} clock ticks of CPU in a second of waiting"
+    );
+    let _ = terminal.kill();
+    let _ = terminal.wait();
 }
 
 /// `asmdbg dap --port N`: the same protocol over TCP, one client after another.

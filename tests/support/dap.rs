@@ -255,6 +255,10 @@ impl DapClient {
             .to_string()
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Whether the adapter process has ended (within a while).
     pub fn exits(&mut self) -> bool {
         let deadline = Instant::now() + PATIENCE;

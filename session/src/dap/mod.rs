@@ -271,7 +271,9 @@ impl DapServer {
             poll.run = run;
             poll.deadline = deadline;
             poll.wants_input = program.wants_input();
-            poll.output_pending = !self.console_events;
+            // Only when there is output: a ready terminal with nothing to send must not wake
+            // the caller's loop again and again.
+            poll.output_pending = !self.console_events && program.output_pending();
         }
         self.flush_program_output();
         poll.ended = self.ended;

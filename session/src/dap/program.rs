@@ -55,6 +55,8 @@ pub trait LaunchedProgram: Send {
     fn console_input_end(&mut self);
     fn wants_input(&self) -> bool;
     fn take_output_chunk(&mut self) -> Option<Vec<u8>>;
+    /// Whether output waits for the terminal console.
+    fn output_pending(&mut self) -> bool;
     fn output_gone(&mut self);
     /// The program's end was reported: the session is over.
     fn terminated(&self) -> bool;
@@ -1631,6 +1633,11 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
 
     fn take_output_chunk(&mut self) -> Option<Vec<u8>> {
         self.core.take_output_chunk()
+    }
+
+    fn output_pending(&mut self) -> bool {
+        self.core.collect_output();
+        self.core.output_pending()
     }
 
     fn output_gone(&mut self) {
