@@ -91,14 +91,19 @@ fn bad_input_gets_an_error_and_the_session_goes_on() {
         .fails("launch", json!({"program": bad, "profile": "nope"}))
         .contains("nope"));
     // Then a good program launches in the same session.
-    dap.ok(
-        "launch",
-        json!({"program": root("programs/lc3/nim.asm"), "console": "internalConsole"}),
-    );
+    dap.ok("launch", json!({"program": root("programs/lc3/nim.asm")}));
     dap.ok("configurationDone", json!({}));
     assert_eq!(dap.stopped()["reason"], "entry");
     assert!(dap.fails("nonsense", json!({})).contains("unknown request"));
     assert_eq!(dap.top().0, "MAIN");
+    // No `console` attribute and a client that runs no terminals: the debug console.
+    dap.ok("continue", json!({"threadId": 1}));
+    let shown = dap.event("output");
+    assert_eq!(shown["body"]["category"], "stdout");
+    assert!(
+        shown["body"]["output"].as_str().unwrap().contains("ROW A"),
+        "{shown}"
+    );
     dap.ok("disconnect", json!({}));
     assert!(dap.exits(), "disconnect ends the adapter");
 }
@@ -478,7 +483,11 @@ fn the_integrated_terminal_console_is_a_pty_the_ide_opens() {
         "initialize",
         json!({"adapterID": "asmdbg", "supportsRunInTerminalRequest": true}),
     );
-    dap.ok("launch", json!({"program": root("programs/lc3/nim.asm"), "console": "integratedTerminal", "stopOnEntry": false}));
+    // No `console` attribute: a client that runs terminals gets one.
+    dap.ok(
+        "launch",
+        json!({"program": root("programs/lc3/nim.asm"), "stopOnEntry": false}),
+    );
     let run = dap.reverse_request("runInTerminal");
     let args: Vec<String> = run["arguments"]["args"]
         .as_array()

@@ -214,6 +214,18 @@ impl DapServer {
                 if self.program.is_some() {
                     return Err("a program is already launched".to_string());
                 }
+                // Without a `console` attribute the game gets a terminal when the client can
+                // open one (as the extension's schema defaults), else the debug console.
+                let mut args = args.clone();
+                if args.get("console").and_then(Value::as_str).is_none() {
+                    let console = if self.client_runs_terminals {
+                        "integratedTerminal"
+                    } else {
+                        "internalConsole"
+                    };
+                    args["console"] = json!(console);
+                }
+                let args = &args;
                 let launched = (self.launcher)(args)?;
                 self.stop_on_entry = args
                     .get("stopOnEntry")
