@@ -734,3 +734,38 @@ fn continuing_from_a_breakpoint_that_waits_for_input_does_not_stop_there_twice()
         dap.events
     );
 }
+
+/// Conditions hold going backwards too: reverse-continue from the end passes the hits of
+/// ADDUP whose condition is false and stops at the one where it holds.
+#[test]
+fn reverse_continue_evaluates_breakpoint_conditions() {
+    let dir = Scratch::new();
+    let prog = dir.write("sum.asm", LC3_SUM);
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": prog}));
+    dap.ok("continue", json!({"threadId": 1}));
+    let end = dap.stopped();
+    assert!(
+        end["description"].as_str().unwrap().contains("ended"),
+        "{end}"
+    );
+    let set = dap.ok(
+        "setFunctionBreakpoints",
+        json!({"breakpoints": [{"name": "ADDUP", "condition": "R1 == 2"}]}),
+    );
+    dap.ok("reverseContinue", json!({"threadId": 1}));
+    let stop = dap.stopped();
+    assert_eq!(stop["reason"], "breakpoint", "{stop}");
+    assert_eq!(stop["hitBreakpointIds"][0], set["breakpoints"][0]["id"]);
+    assert_eq!(
+        dap.ok("evaluate", json!({"expression": "R1", "context": "watch"}))["result"],
+        "2 (x0002)"
+    );
+    assert_eq!(
+        dap.ok(
+            "evaluate",
+            json!({"expression": "TOTAL", "context": "watch"})
+        )["result"],
+        "1 (x0001)"
+    );
+}

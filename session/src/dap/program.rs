@@ -600,6 +600,31 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
+    /// Going backwards, whether the breakpoints at the pc stop: those whose condition holds
+    /// (hit counts count forward runs only, and log points log forward only); their ids.
+    fn stops_in_reverse(&self) -> Option<Vec<i64>> {
+        let pc = self.machine().pc();
+        let here: Vec<&Bp> = self
+            .bps
+            .iter()
+            .map(|(_, b)| b)
+            .filter(|b| b.addr == pc)
+            .collect();
+        if here.is_empty() {
+            return Some(Vec::new());
+        }
+        let ids: Vec<i64> = here
+            .into_iter()
+            .filter(|b| b.log_message.is_none())
+            .filter(|b| match &b.condition {
+                Some(cond) => expr::evaluate(cond, &self.names()).map_or(true, |v| v != 0),
+                None => true,
+            })
+            .map(|b| b.id)
+            .collect();
+        (!ids.is_empty()).then_some(ids)
+    }
+
     fn stopped(
         &mut self,
         out: &mut Outbox,
@@ -1597,14 +1622,10 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                             Vec::new(),
                         ),
                         Reversed::Hit(StopEvent::Breakpoint) => {
-                            let pc = self.machine().pc();
-                            let ids = self
-                                .bps
-                                .iter()
-                                .filter(|(_, b)| b.addr == pc)
-                                .map(|(_, b)| b.id)
-                                .collect();
-                            self.stopped(out, "breakpoint", None, ids)
+                            // A false condition or a log point: the search goes on from here.
+                            if let Some(ids) = self.stops_in_reverse() {
+                                self.stopped(out, "breakpoint", None, ids);
+                            }
                         }
                         Reversed::Hit(ev) => {
                             if !self.machine_stop(&ev, out) {
