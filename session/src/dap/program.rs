@@ -617,7 +617,7 @@ impl<G: GdbMachine> DapProgram<G> {
             .into_iter()
             .filter(|b| b.log_message.is_none())
             .filter(|b| match &b.condition {
-                Some(cond) => expr::evaluate(cond, &self.names()).map_or(true, |v| v != 0),
+                Some(cond) => expr::evaluate(cond, &self.names()) != Ok(0),
                 None => true,
             })
             .map(|b| b.id)
