@@ -128,19 +128,24 @@ enum Motion {
     },
 }
 
+/// Variable references are fixed: 1 the Registers scope, 2 the FPU's, 3 the Data scope.
 pub struct DapProgram<G: GdbMachine> {
     core: RunCore<G>,
     view: DebugView,
+    /// The IDE's breakpoints of every kind; the machine's set is their union.
     bps: Vec<(BpKind, Bp)>,
     data_bps: Vec<DataBp>,
+    /// The last id handed out (breakpoints of every kind share the numbering).
     next_id: i64,
+    /// What the machine is doing for the IDE; `None`: stopped.
     motion: Option<Motion>,
     /// The fault of the last `exception` stop.
     exception: Option<String>,
-    /// Variable references handed out with the last stop: 1 registers, 2 FPU, 3 data, and
-    /// 100 + n for the string/array children of data label n.
+    /// The program's end was reported (`exited`, `terminated`).
     terminated: bool,
+    /// gdb's number of the stack pointer (the CFA register at a function's entry).
     sp_regnum: u16,
+    /// Words poked before the start, written again by `restart`.
     pokes: Vec<(u64, u32)>,
 }
 
@@ -1487,11 +1492,8 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                     return Err("time travel is off (noHistory)".to_string());
                 }
                 if arg_str(args, "granularity") == Some("instruction") {
-                    self.resume(Motion::ReverseLine {
-                        start: None,
-                        frame: (None, None),
-                    });
-                    // One instruction back is a line step whose every instruction counts.
+                    // One instruction back is one seek: done here, the stop follows at once.
+                    self.exception = None;
                     let reversed = self.core.reverse_step();
                     let desc = (reversed == Reversed::Begin)
                         .then(|| "No more reverse-execution history.".to_string());
