@@ -666,6 +666,26 @@ fn lc3_instructions_registers_memory_bytes_step_back_and_terminate() {
     );
     assert_eq!(mem["address"], "0x6014");
     assert_eq!(mem["data"], "NBI=");
+    // Numbers no machine has as an address are refused, not scaled into an overflow.
+    assert!(dap
+        .fails(
+            "readMemory",
+            json!({"memoryReference": "0x7fffffffffffffff", "count": 2})
+        )
+        .contains("is not an address"));
+    // Offsets far outside memory: exactly the instructions asked for, marked invalid.
+    for far in [i64::MIN, i64::MAX] {
+        let disas = dap.ok(
+            "disassemble",
+            json!({"memoryReference": "x3000", "instructionOffset": far, "offset": far, "instructionCount": 3}),
+        );
+        assert_eq!(
+            disas["instructions"].as_array().unwrap().len(),
+            3,
+            "{disas}"
+        );
+        assert_eq!(disas["instructions"][0]["presentationHint"], "invalid");
+    }
     assert!(dap
         .fails(
             "evaluate",

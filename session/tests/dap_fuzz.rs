@@ -102,6 +102,13 @@ fn value() -> impl Strategy<Value = Value> {
             "AAEC",
             "write",
             "readWrite",
+            "0x7fffffffffffffff",
+            "-1",
+            "99999999999999999999",
+            "x3004:18446744073709551615",
+            "{R0}",
+            "%0",
+            "==",
         ])
         .prop_map(|s| json!(s)),
     ]

@@ -276,6 +276,9 @@ impl<G: GdbMachine> DapProgram<G> {
         expr::number(t.strip_prefix('#').unwrap_or(t))
             .map(|n| n as u64)
             .or_else(|| self.names().label(t))
+            // Every machine's addresses fit in 32 bits; larger numbers name nothing (and
+            // scaled to gdb's view they would overflow).
+            .filter(|&a| a <= u64::from(u32::MAX))
     }
 
     fn names(&self) -> Names<'_, G> {
@@ -669,7 +672,7 @@ impl<G: GdbMachine> DapProgram<G> {
                 let ids: Vec<i64> = self
                     .data_bps
                     .iter()
-                    .filter(|w| *addr >= w.addr && *addr < w.addr + w.len)
+                    .filter(|w| *addr >= w.addr && *addr < w.addr.saturating_add(w.len))
                     .map(|w| w.id)
                     .collect();
                 let what = match kind {
@@ -1198,11 +1201,12 @@ impl<G: GdbMachine> DapProgram<G> {
         // Instructions are one LC-3 word, four bytes elsewhere: in native units.
         let step = if m.unit_bytes() == 2 { 1i64 } else { 4 };
         let gdb_base = m.native_code_to_gdb(base).wrapping_add(offset as u64);
-        let start = m.gdb_code_to_native(gdb_base) as i64 + insn_offset * step;
+        let start = (m.gdb_code_to_native(gdb_base) as i64)
+            .saturating_add(insn_offset.saturating_mul(step));
         let mut list = Vec::new();
         let mut last_loc = None;
         for i in 0..count {
-            let addr = start + i * step;
+            let addr = start.saturating_add(i * step);
             if addr < 0 {
                 list.push(json!({"address": format!("-{}", -addr), "instruction": "", "presentationHint": "invalid"}));
                 continue;
