@@ -147,6 +147,25 @@ kill
     return float(m.group(1))
 
 
+def qemu_tools():
+    """qemu-mipsel's path, or None (with a line saying what is missing)."""
+    qemu = shutil.which("qemu-mipsel")
+    if not (qemu and shutil.which("mipsel-linux-gnu-as") and shutil.which("mipsel-linux-gnu-ld")):
+        print("  qemu-mipsel comparison skipped: qemu-user or binutils-mipsel-linux-gnu missing")
+        return None
+    return qemu
+
+
+def linux_mips_program(d, source):
+    """`source` assembled and linked with Debian's MIPS binutils in directory `d`: the path."""
+    src, obj, elf = (os.path.join(d, n) for n in ("prog.s", "prog.o", "prog"))
+    with open(src, "w") as f:
+        f.write(source)
+    subprocess.run(["mipsel-linux-gnu-as", "-EL", "-march=mips32", "-o", obj, src], check=True)
+    subprocess.run(["mipsel-linux-gnu-ld", "-EL", "-o", elf, obj], check=True)
+    return elf
+
+
 def bench_stepi(program):
     proc, port = start_stub(program, "--once")
     try:
@@ -155,22 +174,15 @@ def bench_stepi(program):
         proc.kill()
         proc.wait()
     print(f"  gdb-multiarch stepi against asmdbg (MIPS): {rate:,.0f}/s")
-    qemu = shutil.which("qemu-mipsel")
-    gas = shutil.which("mipsel-linux-gnu-as")
-    ld = shutil.which("mipsel-linux-gnu-ld")
-    if not (qemu and gas and ld):
-        print("  qemu-mipsel comparison skipped: qemu-user or binutils-mipsel-linux-gnu missing")
+    qemu = qemu_tools()
+    if not qemu:
         return
     with tempfile.TemporaryDirectory() as d:
-        src = os.path.join(d, "spin.s")
-        with open(src, "w") as f:
-            f.write(
-                ".set noreorder\n.globl __start\n__start:\n li $8, 0\nspin:\n addiu $8, $8, 1\n"
-                " xor $9, $8, $10\n addu $10, $10, $9\n j spin\n nop\n"
-            )
-        obj, elf = os.path.join(d, "spin.o"), os.path.join(d, "spin")
-        subprocess.run([gas, "-EL", "-march=mips32", "-o", obj, src], check=True)
-        subprocess.run([ld, "-EL", "-o", elf, obj], check=True)
+        elf = linux_mips_program(
+            d,
+            ".set noreorder\n.globl __start\n__start:\n li $8, 0\nspin:\n addiu $8, $8, 1\n"
+            " xor $9, $8, $10\n addu $10, $10, $9\n j spin\n nop\n",
+        )
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             qport = s.getsockname()[1]
@@ -493,18 +505,11 @@ inner:  xor   $12, $8, $9
 def bench_mips_against_qemu(bench_program):
     """programs/mips/bench.asm under `asmdbg run` beside the equivalent loop under
     qemu-mipsel (a JIT), alternated three times; the best of each and their ratio."""
-    qemu = shutil.which("qemu-mipsel")
-    gas = shutil.which("mipsel-linux-gnu-as")
-    ld = shutil.which("mipsel-linux-gnu-ld")
-    if not (qemu and gas and ld):
-        print("  qemu-mipsel comparison skipped: qemu-user or binutils-mipsel-linux-gnu missing")
+    qemu = qemu_tools()
+    if not qemu:
         return
     with tempfile.TemporaryDirectory() as d:
-        src, obj, elf = (os.path.join(d, n) for n in ("loop.s", "loop.o", "loop"))
-        with open(src, "w") as f:
-            f.write(MIPS_LOOP_LINUX)
-        subprocess.run([gas, "-EL", "-march=mips32", "-o", obj, src], check=True)
-        subprocess.run([ld, "-EL", "-o", elf, obj], check=True)
+        elf = linux_mips_program(d, MIPS_LOOP_LINUX)
         ours, theirs = [], []
         for _ in range(3):
             out = subprocess.run([ASMDBG, "run", bench_program, "--stats"], capture_output=True, text=True)

@@ -166,10 +166,16 @@ impl<G: GdbMachine> RunCore<G> {
         self.target.history.as_ref().is_some_and(|h| h.in_past(now))
     }
 
-    /// Whether the machine, resumed in `mode`, can run a burst now (at `now`).
-    pub fn run_state(&mut self, mode: Option<ResumeMode>, now: Instant) -> RunState {
+    /// Brings the console up to date before a protocol looks at it: held input into the
+    /// machine as far as it has room, its output into the backlog.
+    pub fn settle(&mut self) {
         self.release_held_input();
         self.collect_output();
+    }
+
+    /// Whether the machine, resumed in `mode`, can run a burst now (at `now`). Call after
+    /// [`RunCore::settle`].
+    pub fn run_state(&mut self, mode: Option<ResumeMode>, now: Instant) -> RunState {
         let console = self.target.machine.console();
         let starved = console.waiting() && console.pending_input() == 0;
         // A guest stopped while it waited for a key still takes a single step: the step runs

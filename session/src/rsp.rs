@@ -275,8 +275,7 @@ impl<G: GdbMachine> RspSession<G> {
     /// What to do next (see [`Poll`]). An ended connection is reported once; the machine then
     /// waits, stopped, for the next one.
     pub fn poll(&mut self, now: Instant) -> Poll {
-        self.core.release_held_input();
-        self.core.collect_output();
+        self.core.settle();
         let mut poll = Poll {
             diagnostics: self.core.target.machine.take_host_stderr(),
             ..Poll::default()

@@ -55,8 +55,8 @@ pub trait LaunchedProgram: Send {
     fn console_input_end(&mut self);
     fn wants_input(&self) -> bool;
     fn take_output_chunk(&mut self) -> Option<Vec<u8>>;
-    /// Whether output waits for the terminal console.
-    fn output_pending(&mut self) -> bool;
+    /// Whether output waits for the terminal console (as of the last `run_state`).
+    fn output_pending(&self) -> bool;
     fn output_gone(&mut self);
     /// The program's end was reported: the session is over.
     fn terminated(&self) -> bool;
@@ -145,8 +145,6 @@ pub struct DapProgram<G: GdbMachine> {
     terminated: bool,
     /// gdb's number of the stack pointer (the CFA register at a function's entry).
     sp_regnum: u16,
-    /// Words poked before the start, written again by `restart`.
-    pokes: Vec<(u64, u32)>,
 }
 
 /// The machine seen through gdb's numbering, for the unwinder.
@@ -225,6 +223,14 @@ fn arg_str<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
     args.get(key).and_then(Value::as_str)
 }
 
+/// The `breakpoints` list of a request (none when absent).
+fn breakpoint_specs(args: &Value) -> Vec<Value> {
+    args.get("breakpoints")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
 fn arg_i64(args: &Value, key: &str) -> Option<i64> {
     args.get(key).and_then(Value::as_i64)
 }
@@ -247,7 +253,6 @@ impl<G: GdbMachine> DapProgram<G> {
                 })
             })
             .unwrap_or(13);
-        let pokes = target.pokes.clone();
         DapProgram {
             core: RunCore::new(target, discipline),
             view: DebugView::new(image),
@@ -258,7 +263,6 @@ impl<G: GdbMachine> DapProgram<G> {
             exception: None,
             terminated: false,
             sp_regnum,
-            pokes,
         }
     }
 
@@ -360,83 +364,87 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
-    fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let source = args.get("source").cloned().unwrap_or(Value::Null);
-        let path = arg_str(&source, "path").ok_or("setBreakpoints needs source.path")?;
-        let file = self.view.file_index(path);
-        let specs: Vec<Value> = args
-            .get("breakpoints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let mut answers = Vec::new();
+    /// Replaces the IDE's breakpoints of `kind` with those `args` lists, each placed by
+    /// `place` at gdb code addresses (or refused, saying why); the answers, in order.
+    fn replace_breakpoints(
+        &mut self,
+        kind: BpKind,
+        args: &Value,
+        place: impl Fn(&Self, &Value) -> Result<Vec<u64>, String>,
+    ) -> Vec<Value> {
         let mut new = Vec::new();
-        for spec in &specs {
-            let line = arg_i64(spec, "line").unwrap_or(0).max(0) as u32;
-            let placed = file.and_then(|f| self.view.line_addresses(f, line));
-            match (file, placed) {
-                (Some(f), Some((actual, addrs))) if !addrs.is_empty() => {
-                    let mut id = 0;
+        let mut answers = Vec::new();
+        for spec in &breakpoint_specs(args) {
+            match place(self, spec) {
+                Ok(addrs) if !addrs.is_empty() => {
+                    let mut answer = Value::Null;
                     for gdb in addrs {
                         let native = self.machine().gdb_code_to_native(gdb);
-                        let bp = self.make_bp(BpKind::Source(f), native, spec);
-                        id = bp.id;
-                        new.push((BpKind::Source(f), bp));
+                        let bp = self.make_bp(kind, native, spec);
+                        answer = self.verified(bp.id, gdb, self.view.loc(gdb));
+                        new.push((kind, bp));
                     }
-                    answers.push(
-                        json!({"id": id, "verified": true, "line": actual, "source": source}),
-                    );
+                    answers.push(answer);
                 }
-                _ => {
+                placed => {
+                    let why = placed.err().unwrap_or_else(|| "no code there".to_string());
                     let id = self.new_id();
-                    let why = if file.is_none() {
-                        format!("{path} is not a file of this program")
-                    } else {
-                        format!("no code at or after line {line}")
-                    };
-                    answers.push(json!({"id": id, "verified": false, "line": line, "message": why, "reason": "failed"}));
+                    answers.push(
+                        json!({"id": id, "verified": false, "message": why, "reason": "failed"}),
+                    );
                 }
             }
         }
-        if let Some(f) = file {
-            self.bps.retain(|(k, _)| *k != BpKind::Source(f));
-        }
+        self.bps.retain(|(k, _)| *k != kind);
         self.bps.extend(new);
         self.sync_breakpoints();
+        answers
+    }
+
+    fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
+        let source = args.get("source").cloned().unwrap_or(Value::Null);
+        let path = arg_str(&source, "path").ok_or("setBreakpoints needs source.path")?;
+        let lines: Vec<u32> = breakpoint_specs(args)
+            .iter()
+            .map(|spec| arg_i64(spec, "line").unwrap_or(0).max(0) as u32)
+            .collect();
+        let mut answers = match self.view.file_index(path) {
+            Some(file) => self.replace_breakpoints(BpKind::Source(file), args, |me, spec| {
+                let line = arg_i64(spec, "line").unwrap_or(0).max(0) as u32;
+                me.view
+                    .line_addresses(file, line)
+                    .map(|(_, addrs)| addrs)
+                    .ok_or_else(|| format!("no code at or after line {line}"))
+            }),
+            // Not a file of the program: nothing is set, each is answered.
+            None => lines
+                .iter()
+                .map(|_| {
+                    let id = self.new_id();
+                    json!({"id": id, "verified": false, "message": format!("{path} is not a file of this program"), "reason": "failed"})
+                })
+                .collect(),
+        };
+        // The IDE's own source object and, when refused, the line it asked for.
+        for (answer, line) in answers.iter_mut().zip(lines) {
+            if answer["verified"] == true {
+                answer["source"] = source.clone();
+            } else {
+                answer["line"] = json!(line);
+            }
+        }
         Ok(json!({"breakpoints": answers}))
     }
 
     fn set_function_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let specs: Vec<Value> = args
-            .get("breakpoints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let mut new = Vec::new();
-        let mut answers = Vec::new();
-        for spec in &specs {
+        let answers = self.replace_breakpoints(BpKind::Function, args, |me, spec| {
             let name = arg_str(spec, "name").unwrap_or("");
-            let target = self
-                .view
+            me.view
                 .function_named(name)
-                .or_else(|| self.view.label(name).filter(|l| l.1).map(|l| l.0));
-            match target {
-                Some(gdb) => {
-                    let native = self.machine().gdb_code_to_native(gdb);
-                    let bp = self.make_bp(BpKind::Function, native, spec);
-                    let loc = self.view.loc(gdb);
-                    answers.push(self.verified(bp.id, gdb, loc));
-                    new.push((BpKind::Function, bp));
-                }
-                None => {
-                    let id = self.new_id();
-                    answers.push(json!({"id": id, "verified": false, "message": format!("no function or code label named {name:?}"), "reason": "failed"}));
-                }
-            }
-        }
-        self.bps.retain(|(k, _)| *k != BpKind::Function);
-        self.bps.extend(new);
-        self.sync_breakpoints();
+                .or_else(|| me.view.label(name).filter(|l| l.1).map(|l| l.0))
+                .map(|gdb| vec![gdb])
+                .ok_or_else(|| format!("no function or code label named {name:?}"))
+        });
         Ok(json!({"breakpoints": answers}))
     }
 
@@ -462,36 +470,15 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_instruction_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let specs: Vec<Value> = args
-            .get("breakpoints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let mut new = Vec::new();
-        let mut answers = Vec::new();
-        for spec in &specs {
+        let answers = self.replace_breakpoints(BpKind::Instruction, args, |me, spec| {
             let reference = arg_str(spec, "instructionReference").unwrap_or("");
             let offset = arg_i64(spec, "offset").unwrap_or(0);
-            match self.parse_addr(reference) {
-                Some(base) => {
-                    let gdb = self
-                        .machine()
-                        .native_code_to_gdb(base)
-                        .wrapping_add(offset as u64);
-                    let native = self.machine().gdb_code_to_native(gdb);
-                    let bp = self.make_bp(BpKind::Instruction, native, spec);
-                    answers.push(self.verified(bp.id, gdb, self.view.loc(gdb)));
-                    new.push((BpKind::Instruction, bp));
-                }
-                None => {
-                    let id = self.new_id();
-                    answers.push(json!({"id": id, "verified": false, "message": format!("{reference:?} is not an address"), "reason": "failed"}));
-                }
-            }
-        }
-        self.bps.retain(|(k, _)| *k != BpKind::Instruction);
-        self.bps.extend(new);
-        self.sync_breakpoints();
+            let base = me
+                .parse_addr(reference)
+                .ok_or_else(|| format!("{reference:?} is not an address"))?;
+            let gdb = me.machine().native_code_to_gdb(base);
+            Ok(vec![gdb.wrapping_add(offset as u64)])
+        });
         Ok(json!({"breakpoints": answers}))
     }
 
@@ -530,11 +517,7 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_data_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let specs: Vec<Value> = args
-            .get("breakpoints")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let specs = breakpoint_specs(args);
         let mut answers = Vec::new();
         let mut new = Vec::new();
         for spec in &specs {
@@ -1354,17 +1337,10 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn restart(&mut self, out: &mut Outbox) -> Result<Value, String> {
-        let target = &mut self.core.target;
-        target.machine.reset();
-        for &(addr, word) in &self.pokes {
-            let _ = target.machine.poke_word(addr, word);
-        }
-        if target.history.is_some() {
-            target.record_history(target.history_cap);
-        }
+        // What `monitor reset` does over gdb: reload, the pokes again, history from here.
+        // Breakpoints and watchpoints stay with the machine.
+        monitor_command(&mut self.core.target, "reset");
         self.terminated = false;
-        self.sync_breakpoints();
-        self.sync_watchpoints();
         self.stopped(out, "entry", None, Vec::new());
         Ok(json!({}))
     }
@@ -1561,8 +1537,8 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
     }
 
     fn run_state(&mut self, now: Instant) -> (bool, Option<Instant>) {
+        self.core.settle();
         if self.motion.is_none() {
-            self.core.collect_output();
             return (false, None);
         }
         let state = self.core.run_state(self.core.target.resume, now);
@@ -1662,8 +1638,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
         self.core.take_output_chunk()
     }
 
-    fn output_pending(&mut self) -> bool {
-        self.core.collect_output();
+    fn output_pending(&self) -> bool {
         self.core.output_pending()
     }
 
