@@ -279,11 +279,12 @@ impl Machine for Lc3Machine {
     /// Reloads the OS and the program and restarts at the origin. Breakpoints and watchpoints
     /// stay: they belong to the debugging session, not to the machine state.
     fn reset(&mut self) {
-        self.cpu.mem.fill(0);
+        let mem = self.cpu.mem_mut();
+        mem.fill(0);
         for segment in self.os.segments.iter().chain(&self.program.segments) {
             let mut addr = segment.origin;
             for &word in &segment.words {
-                self.cpu.mem[addr as usize] = word;
+                mem[addr as usize] = word;
                 addr = addr.wrapping_add(1);
             }
         }

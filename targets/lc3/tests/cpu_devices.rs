@@ -5,21 +5,18 @@ use asmdbg_core::{StopEvent, WatchKind};
 use asmdbg_lc3::cpu::{Cpu, Semantics, DDR, DSR, KBDR, KBSR, MCR, PSR_ADDR, PSR_USER};
 use asmdbg_lc3::os::{LC3SIM, LC3TOOLS, PATT};
 
+mod common;
+
 /// A supervisor-mode cpu with `words` at x3000 and device addresses at x3100.. for LDI/STI.
 fn cpu_with(semantics: Semantics, words: &[u16]) -> Cpu {
-    let mut cpu = Cpu::new(semantics);
-    for (i, &w) in words.iter().enumerate() {
-        cpu.mem[0x3000 + i] = w;
-    }
-    cpu.reset_state(0x3000, 0x0002, 0x3000);
-    cpu
+    common::cpu_at_x3000(semantics, 0x0002, words)
 }
 
 /// `LDI R0, x3100` / `STI R0, x3100` at x3000 with the pointer x3100 = `device`.
 fn device_access(semantics: Semantics, store: bool, device: u16) -> Cpu {
     let opcode = if store { 0xB000 } else { 0xA000 };
     let mut cpu = cpu_with(semantics, &[opcode | 0xFF]);
-    cpu.mem[0x3100] = device;
+    cpu.mem_mut()[0x3100] = device;
     cpu
 }
 
@@ -48,7 +45,7 @@ fn keyboard_status_data_and_waiting() {
     assert_eq!(cpu.pc, 0x3001);
     // A loop that keeps polling is waiting for a key: it stops before the read commits.
     let mut cpu = cpu_with(PATT.semantics, &[0xA0FF, 0x07FE]); // LDI R0, x3100; BRzp x3000
-    cpu.mem[0x3100] = KBSR;
+    cpu.mem_mut()[0x3100] = KBSR;
     assert_eq!(cpu.run(1_000_000).stop, Some(StopEvent::NeedInput));
     assert_eq!(cpu.pc, 0x3000, "not committed");
     assert!(
@@ -65,8 +62,8 @@ fn keyboard_status_data_and_waiting() {
         PATT.semantics,
         &[0xA0FF, 0xB0FF, 0x0FFD], // LDI R0, x3100; STI R0, x3101; BRnzp x3000
     );
-    cpu.mem[0x3100] = KBSR;
-    cpu.mem[0x3101] = DDR;
+    cpu.mem_mut()[0x3100] = KBSR;
+    cpu.mem_mut()[0x3101] = DDR;
     assert_eq!(cpu.run(30_000).stop, None);
 
     let mut cpu = device_access(PATT.semantics, false, KBDR);
@@ -115,7 +112,7 @@ fn psr_is_mapped_only_for_lc3tools() {
     assert_eq!(cpu.psr(), PSR_USER | 1);
     // Elsewhere xFFFC is plain memory.
     let mut cpu = device_access(LC3SIM.semantics, false, PSR_ADDR);
-    cpu.mem[PSR_ADDR as usize] = 0x1234;
+    cpu.mem_mut()[PSR_ADDR as usize] = 0x1234;
     assert_eq!(cpu.step(), None);
     assert_eq!(cpu.regs[0], 0x1234);
 }
@@ -149,7 +146,7 @@ fn watchpoint_on_a_device_register_stops_before_output() {
 fn resumed_watched_store_completes_before_a_pending_interrupt() {
     // ST R0, x3002 with a write watch on x3002; KBSR[14] set; a key arrives during the stop.
     let mut cpu = cpu_with(PATT.semantics, &[0x3000, 0x0000]);
-    cpu.mem[0x0180] = 0x0600;
+    cpu.mem_mut()[0x0180] = 0x0600;
     cpu.poke(KBSR, 0x4000);
     cpu.regs[0] = 0x7777;
     cpu.regs[6] = 0x2000; // supervisor mode: the interrupt pushes on R6 itself
@@ -161,7 +158,11 @@ fn resumed_watched_store_completes_before_a_pending_interrupt() {
     assert_eq!(cpu.run(10).stop, watch);
     cpu.console.push_input(b"k");
     assert_eq!(cpu.step(), None);
-    assert_eq!(cpu.mem[0x3001], 0x7777, "the store ran, not the interrupt");
+    assert_eq!(
+        cpu.mem()[0x3001],
+        0x7777,
+        "the store ran, not the interrupt"
+    );
     assert_eq!(cpu.pc, 0x3001);
     assert_eq!(
         cpu.step(),
@@ -169,7 +170,7 @@ fn resumed_watched_store_completes_before_a_pending_interrupt() {
         "now the interrupt is taken, then x0600 runs"
     );
     assert_eq!(cpu.regs[6], 0x1FFE);
-    assert_eq!(cpu.mem[0x1FFE], 0x3001, "interrupted after the store");
+    assert_eq!(cpu.mem()[0x1FFE], 0x3001, "interrupted after the store");
 }
 
 /// xorshift64: deterministic pseudo-random words without a dependency.
@@ -192,7 +193,7 @@ fn random_memory_images_never_panic() {
     for round in 0..48 {
         let semantics = [PATT.semantics, LC3TOOLS.semantics, LC3SIM.semantics][round % 3];
         let mut cpu = Cpu::new(semantics);
-        for word in cpu.mem.iter_mut() {
+        for word in cpu.mem_mut().iter_mut() {
             *word = rng.next() as u16;
         }
         cpu.reset_state(rng.next() as u16, rng.next() as u16, rng.next() as u16);

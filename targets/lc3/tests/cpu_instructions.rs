@@ -3,22 +3,15 @@
 //! exception tables are written by hand where a test needs them.
 
 use asmdbg_core::{FaultKind, StopEvent};
-use asmdbg_lc3::cpu::{Cpu, Semantics, PSR_USER};
+use asmdbg_lc3::cpu::{Cpu, PSR_USER};
 use asmdbg_lc3::os::{LC3SIM, LC3TOOLS, PATT};
 
 const N: u16 = 4;
 const Z: u16 = 2;
 const P: u16 = 1;
 
-/// A cpu with `words` at x3000, the PC there, and the given PSR.
-fn cpu_with(semantics: Semantics, psr: u16, words: &[u16]) -> Cpu {
-    let mut cpu = Cpu::new(semantics);
-    for (i, &w) in words.iter().enumerate() {
-        cpu.mem[0x3000 + i] = w;
-    }
-    cpu.reset_state(0x3000, psr, 0x3000);
-    cpu
-}
+mod common;
+use common::cpu_at_x3000 as cpu_with;
 
 fn steps(cpu: &mut Cpu, n: usize) {
     for i in 0..n {
@@ -169,16 +162,16 @@ fn stores_write_memory_and_keep_cc() {
     cpu.regs[2] = 0xCCCC;
     cpu.regs[5] = 0x4010;
     steps(&mut cpu, 3);
-    assert_eq!(cpu.mem[0x3003], 0xAAAA);
-    assert_eq!(cpu.mem[0x4000], 0xBBBB);
-    assert_eq!(cpu.mem[0x4012], 0xCCCC);
+    assert_eq!(cpu.mem()[0x3003], 0xAAAA);
+    assert_eq!(cpu.mem()[0x4000], 0xBBBB);
+    assert_eq!(cpu.mem()[0x4012], 0xCCCC);
     assert_eq!(cc(&cpu), Z);
 }
 
 #[test]
 fn trap_2nd_edition_links_through_r7() {
     let mut cpu = cpu_with(PATT.semantics, PSR_USER | Z, &[0xF025]);
-    cpu.mem[0x25] = 0x0400;
+    cpu.mem_mut()[0x25] = 0x0400;
     cpu.regs[6] = 0x1234;
     steps(&mut cpu, 1);
     assert_eq!((cpu.pc, cpu.regs[7], cpu.regs[6]), (0x0400, 0x3001, 0x1234));
@@ -188,8 +181,8 @@ fn trap_2nd_edition_links_through_r7() {
 #[test]
 fn trap_3rd_edition_uses_the_supervisor_stack_and_rti_returns() {
     let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | P, &[0xF021, 0x1020]);
-    cpu.mem[0x21] = 0x0400;
-    cpu.mem[0x0400] = 0x8000; // RTI
+    cpu.mem_mut()[0x21] = 0x0400;
+    cpu.mem_mut()[0x0400] = 0x8000; // RTI
     cpu.regs[6] = 0xBEEF;
     cpu.regs[7] = 0x7777;
     steps(&mut cpu, 1);
@@ -198,8 +191,8 @@ fn trap_3rd_edition_uses_the_supervisor_stack_and_rti_returns() {
     assert_eq!(cpu.regs[7], 0x7777, "R7 untouched");
     assert_eq!(cpu.regs[6], 0x2FFE);
     assert_eq!(cpu.saved_usp, 0xBEEF);
-    assert_eq!(cpu.mem[0x2FFE], 0x3001, "return PC on top");
-    assert_eq!(cpu.mem[0x2FFF], PSR_USER | P, "caller's PSR below it");
+    assert_eq!(cpu.mem()[0x2FFE], 0x3001, "return PC on top");
+    assert_eq!(cpu.mem()[0x2FFF], PSR_USER | P, "caller's PSR below it");
     steps(&mut cpu, 1);
     assert_eq!(cpu.pc, 0x3001);
     assert_eq!(cpu.psr(), PSR_USER | P);
@@ -210,17 +203,18 @@ fn trap_3rd_edition_uses_the_supervisor_stack_and_rti_returns() {
 #[test]
 fn rti_in_user_mode_is_a_privilege_violation() {
     let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | Z, &[0x8000]);
-    cpu.mem[0x0100] = 0x0500;
+    cpu.mem_mut()[0x0100] = 0x0500;
     steps(&mut cpu, 1);
     assert_eq!(cpu.pc, 0x0500);
     assert!(!cpu.is_user());
     assert_eq!(
-        cpu.mem[0x2FFE], 0x3000,
+        cpu.mem()[0x2FFE],
+        0x3000,
         "the faulting instruction's address is pushed"
     );
     // patt has the same exception (2nd edition book).
     let mut cpu = cpu_with(PATT.semantics, PSR_USER | Z, &[0x8000]);
-    cpu.mem[0x0100] = 0x0600;
+    cpu.mem_mut()[0x0100] = 0x0600;
     steps(&mut cpu, 1);
     assert_eq!(cpu.pc, 0x0600);
 }
@@ -229,12 +223,12 @@ fn rti_in_user_mode_is_a_privilege_violation() {
 fn illegal_and_reserved_opcodes_raise_exception_x01() {
     for word in [0x1018, 0xD000, 0x923E] {
         let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | Z, &[word]);
-        cpu.mem[0x0101] = 0x0700;
+        cpu.mem_mut()[0x0101] = 0x0700;
         steps(&mut cpu, 1);
         assert_eq!(cpu.pc, 0x0700, "word x{word:04X}");
         assert_eq!(cpu.psr() & PSR_USER, 0);
-        assert_eq!(cpu.mem[0x2FFF], PSR_USER | Z);
-        assert_eq!(cpu.mem[0x2FFE], 0x3000);
+        assert_eq!(cpu.mem()[0x2FFF], PSR_USER | Z);
+        assert_eq!(cpu.mem()[0x2FFE], 0x3000);
     }
 }
 
@@ -260,7 +254,7 @@ fn user_access_to_system_space_is_an_access_violation() {
     // LDR R0,R1,#0 with R1 = x0200; STR R0,R1,#0 with R1 = xFE06 (DDR)
     for (word, target) in [(0x6040, 0x0200), (0x7040, 0xFE06), (0x6040, 0xFFFE)] {
         let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | Z, &[word]);
-        cpu.mem[0x0102] = 0x0800;
+        cpu.mem_mut()[0x0102] = 0x0800;
         cpu.regs[1] = target;
         steps(&mut cpu, 1);
         assert_eq!(cpu.pc, 0x0800, "x{word:04X} at x{target:04X}");
@@ -270,12 +264,12 @@ fn user_access_to_system_space_is_an_access_violation() {
     // The same load in supervisor mode, and in user mode under patt, is allowed.
     let mut cpu = cpu_with(LC3TOOLS.semantics, Z, &[0x6040]);
     cpu.regs[1] = 0x0200;
-    cpu.mem[0x0200] = 42;
+    cpu.mem_mut()[0x0200] = 42;
     steps(&mut cpu, 1);
     assert_eq!(cpu.regs[0], 42);
     let mut cpu = cpu_with(PATT.semantics, PSR_USER | Z, &[0x6040]);
     cpu.regs[1] = 0x0200;
-    cpu.mem[0x0200] = 43;
+    cpu.mem_mut()[0x0200] = 43;
     steps(&mut cpu, 1);
     assert_eq!(cpu.regs[0], 43);
 }
@@ -284,17 +278,17 @@ fn user_access_to_system_space_is_an_access_violation() {
 fn user_fetch_from_system_space_is_an_access_violation() {
     // JMP R1 to x0200 in user mode: the jump works, fetching there raises ACV.
     let mut cpu = cpu_with(LC3TOOLS.semantics, PSR_USER | Z, &[0xC040]);
-    cpu.mem[0x0102] = 0x0800;
-    cpu.mem[0x0200] = 0x1021; // ADD R0,R0,#1, never executed
+    cpu.mem_mut()[0x0102] = 0x0800;
+    cpu.mem_mut()[0x0200] = 0x1021; // ADD R0,R0,#1, never executed
     cpu.regs[1] = 0x0200;
     steps(&mut cpu, 2);
     assert_eq!(cpu.pc, 0x0800);
     assert_eq!(cpu.regs[0], 0);
-    assert_eq!(cpu.mem[0x2FFE], 0x0200);
+    assert_eq!(cpu.mem()[0x2FFE], 0x0200);
     // Supervisor mode may run there; patt has no access control.
     for (semantics, psr) in [(LC3TOOLS.semantics, Z), (PATT.semantics, PSR_USER | Z)] {
         let mut cpu = cpu_with(semantics, psr, &[0xC040]);
-        cpu.mem[0x0200] = 0x1021;
+        cpu.mem_mut()[0x0200] = 0x1021;
         cpu.regs[1] = 0x0200;
         steps(&mut cpu, 2);
         assert_eq!((cpu.pc, cpu.regs[0]), (0x0201, 1));

@@ -93,7 +93,7 @@ const BENCH_INSTRUCTIONS: u64 = 3 + 1000 * (1 + 10000 * 6 + 2) + 1;
 fn bench_cpu() -> Cpu {
     let mut cpu = Cpu::new(PATT.semantics);
     for (i, &w) in BENCH_WORDS.iter().enumerate() {
-        cpu.mem[0x3000 + i] = w;
+        cpu.mem_mut()[0x3000 + i] = w;
     }
     cpu.reset_state(0x3000, 0x0002, 0x3000);
     cpu
@@ -103,7 +103,7 @@ fn bench_cpu() -> Cpu {
 fn bench_loop_counts_and_result() {
     let mut cpu = bench_cpu();
     // Smaller: OUTER = 2.
-    cpu.mem[0x3013] = 2;
+    cpu.mem_mut()[0x3013] = 2;
     let outcome = cpu.run(u64::MAX);
     assert_eq!(outcome.stop, Some(StopEvent::Halted));
     assert_eq!(outcome.executed, 3 + 2 * 60003 + 1);
@@ -123,7 +123,7 @@ fn bench_rate_of_the_cpu() {
     add_untouched_watchpoints(&mut watched.watchpoints);
     let debug = time_to_halt(|| watched.run(10_000_000).stop);
     assert_eq!(watched.instructions_executed(), BENCH_INSTRUCTIONS);
-    assert_eq!(watched.mem[0x3037], watched.regs[3] & 15);
+    assert_eq!(watched.mem()[0x3037], watched.regs[3] & 15);
     report("lc3 cpu, bench loop", BENCH_INSTRUCTIONS, bare, debug);
 }
 

@@ -1,11 +1,15 @@
 //! The LC-3 processor with its memory-mapped devices (isa-specs A.1–A.3).
 //!
 //! What differs between the reference simulators is data ([`Semantics`]), not branches spread
-//! through the code. The hot loop ([`Cpu::run`]) pays per instruction for: a bit test in its own
-//! copy of the breakpoint set, one bool for "an interrupt could be pending", and one range
-//! compare of the PC (3rd-edition fetch protection); per load or store, one range compare that
-//! sends device registers and protected addresses to a slow path and one compare against the
-//! span of watched words (the copies are an `asmdbg_core::DebugCache`).
+//! through the code. The run loop ([`Cpu::run`]) executes decoded blocks of straight-line code
+//! (`blocks.rs`): the budget, the breakpoint test (its own copy of the breakpoint set, as a
+//! bitmap) and 3rd-edition fetch protection are paid once per block, the condition codes are
+//! kept as the last value that set them, and a block's registers never leave `self.regs`.
+//! Per load or store it pays one range compare that sends device registers and protected
+//! addresses to a slow path and one compare against the span of watched words (the copies are
+//! an `asmdbg_core::DebugCache`); a store also tests the map of decoded code. Whatever a block
+//! cannot hold (TRAP, RTI, an armed keyboard interrupt, a budget ending inside the block) runs
+//! one instruction at a time through [`Cpu::execute`], which `step` uses too.
 //!
 //! Stops that leave an instruction uncommitted (watchpoint, waiting for a key, an unhandled
 //! fault) put the PC back on that instruction; nothing else has changed yet, because every
@@ -16,7 +20,10 @@ use asmdbg_core::{
     StopEvent, WatchFilter, WatchKind, WatchpointSet,
 };
 
+mod blocks;
+
 use crate::decode::{decode, Instruction};
+use blocks::{BlockCache, CodeMap, Op, Tail};
 
 pub const KBSR: u16 = 0xFE00;
 pub const KBDR: u16 = 0xFE02;
@@ -68,6 +75,18 @@ pub struct Semantics {
     pub cr_is_newline: bool,
 }
 
+/// How [`Cpu::run_chain`] ended.
+enum Chain {
+    /// The budget is used up.
+    Done,
+    /// The PC is on a breakpoint.
+    Breakpoint,
+    /// An op left the ordinary path (the PC is past it).
+    Exit(Exit),
+    /// The block at the PC cannot run as a block: one instruction must run the ordinary way.
+    Ordinary,
+}
+
 /// Why an instruction did not finish the ordinary way. Kept small and `Copy` so the hot loop
 /// passes it in registers; [`Cpu::resolve`] turns it into a [`StopEvent`] off the hot path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +97,10 @@ enum Exit {
     NeedInput,
     /// The instruction completed and stopped the clock.
     Halted,
+    /// A store in a block completed and changed a device register or memory outside the
+    /// access window, or decoded code: what the next instructions do may differ (privilege,
+    /// interrupts, the instructions themselves).
+    Resync,
     /// The instruction raised the exception with this vector.
     Exception(u8),
 }
@@ -98,7 +121,9 @@ pub struct Cpu {
     /// now was entered from there, which messages about a wait inside the OS name. TRAPs the
     /// 3rd-edition OS makes itself (IN calls PUTS, GETC and OUT in supervisor mode) leave it.
     pub trap_site: u16,
-    pub mem: Box<[u16; 0x10000]>,
+    /// Private: every write from outside the cpu goes through [`Cpu::mem_mut`] or
+    /// [`Cpu::poke`], which keep the decoded blocks true to memory.
+    mem: Box<[u16; 0x10000]>,
     pub semantics: Semantics,
     pub console: Console,
     pub breakpoints: BreakpointSet,
@@ -127,6 +152,12 @@ pub struct Cpu {
     /// when `run` or `step` starts. Its resume flag marks an instruction at the PC that
     /// stopped on a watchpoint: its next execution skips the check.
     debug: DebugCache<BreakpointBitmap<1024>>,
+    /// The code decoded into blocks for the run loop. `None` only while `run` has it out.
+    blocks: Option<Box<BlockCache>>,
+    /// The addresses the blocks hold, and whether one of them was written since (by a store
+    /// or a push): the blocks are dropped before the next one runs.
+    code: CodeMap,
+    code_stale: bool,
     executed: u64,
 }
 
@@ -178,6 +209,9 @@ impl Cpu {
             plain_len: DEVICE_BASE,
             irq_armed: false,
             debug: DebugCache::new(BreakpointBitmap::new(), WatchFilter::new(1)),
+            blocks: Some(Box::new(BlockCache::new(semantics.lea_sets_cc))),
+            code: CodeMap::new(),
+            code_stale: false,
             executed: 0,
             empty_polls: 0,
         };
@@ -204,6 +238,34 @@ impl Cpu {
         self.empty_polls = 0;
         self.executed = 0;
         self.privilege_changed();
+    }
+
+    /// The whole memory (device registers read as zero here; see [`Cpu::peek`]).
+    pub fn mem(&self) -> &[u16; 0x10000] {
+        &self.mem
+    }
+
+    /// The whole memory, to change at will (loaders, tests): the decoded blocks are dropped,
+    /// since any word may change.
+    pub fn mem_mut(&mut self) -> &mut [u16; 0x10000] {
+        self.forget_code();
+        &mut self.mem
+    }
+
+    /// Drops the blocks decoded from memory (after memory changed behind them).
+    fn forget_code(&mut self) {
+        if let Some(blocks) = &mut self.blocks {
+            blocks.flush(&mut self.code);
+        }
+        self.code_stale = false;
+    }
+
+    /// A plain memory word changed: the blocks must go if one holds it.
+    #[inline(always)]
+    fn wrote(&mut self, addr: u16) {
+        if self.code.holds(addr) {
+            self.code_stale = true;
+        }
     }
 
     pub fn instructions_executed(&self) -> u64 {
@@ -278,7 +340,15 @@ impl Cpu {
             KBDR => {}
             MCR => self.mcr = value,
             PSR_ADDR if self.semantics.psr_mapped => self.set_psr(value),
-            _ => self.mem[addr as usize] = value,
+            _ => {
+                self.mem[addr as usize] = value;
+                self.wrote(addr);
+                // Inside `run` (a store to memory above the device registers), the run loop
+                // drops the blocks itself.
+                if self.code_stale && self.blocks.is_some() {
+                    self.forget_code();
+                }
+            }
         }
         self.privilege_changed();
     }
@@ -340,6 +410,7 @@ impl Cpu {
         }
         if addr.wrapping_sub(self.plain_lo) < self.plain_len {
             self.mem[addr as usize] = value;
+            self.wrote(addr);
             Ok(())
         } else {
             self.store_slow(addr, value)
@@ -426,8 +497,10 @@ impl Cpu {
         }
         let sp = self.regs[6].wrapping_sub(1);
         self.mem[sp as usize] = old_psr;
+        self.wrote(sp);
         let sp = sp.wrapping_sub(1);
         self.mem[sp as usize] = self.pc;
+        self.wrote(sp);
         self.regs[6] = sp;
         self.pc = self.mem[table_entry as usize];
         self.privilege_changed();
@@ -575,6 +648,7 @@ impl Cpu {
                 (false, Some(StopEvent::NeedInput))
             }
             Exit::Halted => (true, Some(StopEvent::Halted)),
+            Exit::Resync => (true, None),
             Exit::Exception(vector) if self.semantics.exceptions => {
                 // lc3tools pushes the faulting instruction's own address, not the next one.
                 self.pc = at;
@@ -599,7 +673,11 @@ impl Cpu {
     pub fn step(&mut self) -> Option<StopEvent> {
         self.sync_debug_sets();
         self.empty_polls = 0;
-        self.step_synced()
+        let stop = self.step_synced();
+        if self.code_stale {
+            self.forget_code();
+        }
+        stop
     }
 
     fn step_synced(&mut self) -> Option<StopEvent> {
@@ -658,32 +736,294 @@ impl Cpu {
                 return Some(stop);
             }
         }
+        let mut blocks = self
+            .blocks
+            .take()
+            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics.lea_sets_cc)));
+        blocks.sync(
+            &self.breakpoints,
+            self.semantics.lea_sets_cc,
+            &mut self.code,
+        );
+        // The held instruction a watch stop resumed above may have written over code.
+        self.settle_code(&mut blocks);
         let mut done: u64 = 0;
-        let stop = loop {
-            if done == left {
-                break None;
-            }
-            if self.irq_armed {
-                let _ = self.poll_interrupt();
-            }
-            let at = self.pc;
-            if self.breakpoint_at(at) {
-                break Some(StopEvent::Breakpoint);
-            }
-            if let Err(exit) = self.execute::<true>() {
-                let (counted, stop) = self.resolve(at, exit);
-                if counted {
-                    done += 1;
-                }
-                if stop.is_some() {
-                    break stop;
-                }
-            } else {
-                done += 1;
-            }
+        let stop = if self.watchpoints.is_empty() {
+            self.run_blocks::<false>(&mut blocks, left, &mut done)
+        } else {
+            self.run_blocks::<true>(&mut blocks, left, &mut done)
         };
+        self.blocks = Some(blocks);
         self.executed += done;
         stop
+    }
+
+    /// The run loop: blocks chained one after another where it can ([`Cpu::run_chain`]), else
+    /// one instruction the ordinary way (an interrupt could come between any two
+    /// instructions, the PSR holds condition codes other than one of N, Z, P, the budget ends
+    /// inside the block, the block would fetch outside the access window, or the instruction
+    /// at the PC enters the OS). Counts executed instructions in `done`.
+    #[inline(always)]
+    fn run_blocks<const WATCH: bool>(
+        &mut self,
+        blocks: &mut BlockCache,
+        left: u64,
+        done: &mut u64,
+    ) -> Option<StopEvent> {
+        loop {
+            if *done == left {
+                return None;
+            }
+            if !self.irq_armed && matches!(self.cc, 1 | 2 | 4) {
+                match self.run_chain::<WATCH>(blocks, left, done) {
+                    Chain::Done => return None,
+                    Chain::Breakpoint => return Some(StopEvent::Breakpoint),
+                    Chain::Exit(exit) => {
+                        if let Some(stop) = self.finish_exit(exit, done, blocks) {
+                            return Some(stop);
+                        }
+                        continue;
+                    }
+                    Chain::Ordinary => {}
+                }
+            }
+            if let Some(stop) = self.run_ordinary(done, blocks) {
+                return Some(stop);
+            }
+        }
+    }
+
+    /// One instruction the ordinary way, after a due interrupt and the breakpoint test.
+    #[inline(never)]
+    fn run_ordinary(&mut self, done: &mut u64, blocks: &mut BlockCache) -> Option<StopEvent> {
+        if self.irq_armed {
+            let _ = self.poll_interrupt();
+        }
+        if self.breakpoint_at(self.pc) {
+            return Some(StopEvent::Breakpoint);
+        }
+        match self.execute::<true>() {
+            Ok(()) => {
+                *done += 1;
+                self.settle_code(blocks);
+                None
+            }
+            Err(exit) => self.finish_exit(exit, done, blocks),
+        }
+    }
+
+    /// Drops the blocks if an instruction wrote over code they hold.
+    #[inline(always)]
+    fn settle_code(&mut self, blocks: &mut BlockCache) {
+        if self.code_stale {
+            self.code_stale = false;
+            blocks.flush(&mut self.code);
+        }
+    }
+
+    /// Completes an instruction that left the ordinary path (`self.pc` is past it).
+    #[inline(never)]
+    fn finish_exit(
+        &mut self,
+        exit: Exit,
+        done: &mut u64,
+        blocks: &mut BlockCache,
+    ) -> Option<StopEvent> {
+        let at = self.pc.wrapping_sub(1);
+        let (counted, stop) = self.resolve(at, exit);
+        *done += u64::from(counted);
+        self.settle_code(blocks);
+        stop
+    }
+
+    /// Runs blocks one after another, with the PC and the condition codes in locals, until
+    /// the budget is used up, a breakpoint is reached, an instruction leaves the ordinary path
+    /// or the next block cannot run as a block. Only called with no interrupt armed and the
+    /// condition codes one of N, Z, P; nothing inside a block can change either without
+    /// leaving it (a store to a device register ends the block).
+    #[inline(never)]
+    fn run_chain<const WATCH: bool>(
+        &mut self,
+        blocks: &mut BlockCache,
+        left: u64,
+        done: &mut u64,
+    ) -> Chain {
+        // A value whose condition codes are the current ones.
+        let mut last: u16 = match self.cc {
+            4 => 0x8000,
+            2 => 0,
+            _ => 1,
+        };
+        // Under 3rd-edition access control a user-mode block must lie in user space; in
+        // supervisor mode every block may run (none reaches the device page).
+        let user_fetch_only = self.semantics.access_control && self.is_user();
+        let mut pc = self.pc;
+        let end = loop {
+            if *done == left {
+                break Chain::Done;
+            }
+            if self.breakpoint_at(pc) {
+                break Chain::Breakpoint;
+            }
+            let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
+            let (block, ops) = blocks.block(index);
+            let len = u64::from(block.len);
+            if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space) {
+                break Chain::Ordinary;
+            }
+            match self.run_block::<WATCH>(block, ops, &mut last) {
+                Ok(next) => {
+                    *done += len;
+                    pc = next;
+                }
+                Err((ran, exit)) => {
+                    // `run_block` left the PC past the op that exited, and the condition
+                    // codes written back (or set by a store to the PSR).
+                    *done += ran;
+                    return Chain::Exit(exit);
+                }
+            }
+        };
+        self.pc = pc;
+        self.cc = cc_of(last);
+        end
+    }
+
+    /// Executes a whole block and returns the PC after it. The registers stay in `self.regs`
+    /// (a local copy costs more in store-forwarding stalls at the block's ends than it
+    /// saves); the condition codes are `last`, the last value that set them. An op that
+    /// leaves the ordinary path stops the block: the PC is set past that op (as
+    /// [`Cpu::execute`] leaves it) and the ops completed before it are returned with the exit.
+    #[inline(always)]
+    fn run_block<const WATCH: bool>(
+        &mut self,
+        block: &blocks::Block,
+        ops: &[Op],
+        last: &mut u16,
+    ) -> Result<u16, (u64, Exit)> {
+        macro_rules! reg {
+            ($r:expr) => {
+                self.regs[$r.index()]
+            };
+        }
+        macro_rules! set {
+            ($r:expr, $value:expr) => {{
+                let value = $value;
+                self.regs[$r.index()] = value;
+                *last = value;
+            }};
+        }
+        for (i, &op) in ops.iter().enumerate() {
+            macro_rules! leave {
+                ($exit:expr) => {{
+                    self.pc = block.start.wrapping_add(i as u16 + 1);
+                    return Err((i as u64, $exit));
+                }};
+            }
+            macro_rules! load {
+                ($addr:expr) => {
+                    match self.load_in_block::<WATCH>($addr, *last) {
+                        Ok(value) => value,
+                        Err(exit) => leave!(exit),
+                    }
+                };
+            }
+            macro_rules! store {
+                ($addr:expr, $value:expr) => {
+                    if let Err(exit) = self.store_in_block::<WATCH>($addr, $value, *last) {
+                        leave!(exit)
+                    }
+                };
+            }
+            match op {
+                Op::AddReg { dr, sr1, sr2 } => set!(dr, reg!(sr1).wrapping_add(reg!(sr2))),
+                Op::AddImm { dr, sr1, imm } => set!(dr, reg!(sr1).wrapping_add(imm)),
+                Op::AndReg { dr, sr1, sr2 } => set!(dr, reg!(sr1) & reg!(sr2)),
+                Op::AndImm { dr, sr1, imm } => set!(dr, reg!(sr1) & imm),
+                Op::Not { dr, sr } => set!(dr, !reg!(sr)),
+                Op::Ld { dr, addr } => set!(dr, load!(addr)),
+                Op::Ldi { dr, addr } => {
+                    let pointer = load!(addr);
+                    set!(dr, load!(pointer))
+                }
+                Op::Ldr { dr, base, offset } => set!(dr, load!(reg!(base).wrapping_add(offset))),
+                Op::Lea { dr, value } => reg!(dr) = value,
+                Op::LeaCc { dr, value } => set!(dr, value),
+                Op::St { sr, addr } => store!(addr, reg!(sr)),
+                Op::Sti { sr, addr } => {
+                    let pointer = load!(addr);
+                    store!(pointer, reg!(sr))
+                }
+                Op::Str { sr, base, offset } => store!(reg!(base).wrapping_add(offset), reg!(sr)),
+            }
+        }
+        Ok(match block.tail {
+            Tail::Next => block.after,
+            Tail::Br { nzp, target } => {
+                if nzp & cc_of(*last) != 0 {
+                    target
+                } else {
+                    block.after
+                }
+            }
+            Tail::Jmp { base } => reg!(base),
+            Tail::Jsr { target } => {
+                self.regs[7] = block.after;
+                target
+            }
+            Tail::Jsrr { base } => {
+                let target = reg!(base);
+                self.regs[7] = block.after;
+                target
+            }
+        })
+    }
+
+    /// A load from inside a block, as [`Cpu::load`]. Whatever leaves the plain path (a device
+    /// register, the PSR, a protected address, a watchpoint) first gets the condition codes of
+    /// `last` written back: it may read them, or stop the block.
+    #[inline(always)]
+    fn load_in_block<const WATCH: bool>(&mut self, addr: u16, last: u16) -> Result<u16, Exit> {
+        if WATCH && self.debug.watch.may_hit(addr.into()) {
+            self.cc = cc_of(last);
+            return self.load::<true>(addr);
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            Ok(self.mem[addr as usize])
+        } else {
+            self.cc = cc_of(last);
+            self.load_slow(addr)
+        }
+    }
+
+    /// A store from inside a block, as [`Cpu::store`], with the condition codes of `last`
+    /// written back before anything leaves the plain path. The block ends after a store that
+    /// may change what the next instructions do (a device register, the PSR, decoded code).
+    #[inline(always)]
+    fn store_in_block<const WATCH: bool>(
+        &mut self,
+        addr: u16,
+        value: u16,
+        last: u16,
+    ) -> Result<(), Exit> {
+        if WATCH && self.debug.watch.may_hit(addr.into()) {
+            self.cc = cc_of(last);
+            self.store::<true>(addr, value)?;
+            return Err(Exit::Resync);
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            self.mem[addr as usize] = value;
+            self.wrote(addr);
+            if self.code_stale {
+                self.cc = cc_of(last);
+                return Err(Exit::Resync);
+            }
+            Ok(())
+        } else {
+            self.cc = cc_of(last);
+            self.store_slow(addr, value)?;
+            Err(Exit::Resync)
+        }
     }
 }
 
@@ -740,6 +1080,7 @@ impl Cpu {
         self.saved_usp = state.saved_usp;
         self.trap_site = state.trap_site;
         self.mem.copy_from_slice(&state.mem[..]);
+        self.forget_code();
         self.console.clone_from(&state.console);
         self.kbsr_ie = state.kbsr_ie;
         self.kbdr = state.kbdr;

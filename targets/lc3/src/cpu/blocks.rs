@@ -1,0 +1,409 @@
+//! Straight-line runs of LC-3 code decoded once into blocks, so that the run loop pays its
+//! per-instruction costs once per block: the budget test, the breakpoint test, fetch protection
+//! and decoding (see [`super::Cpu::run`]).
+//!
+//! A block starts where execution entered it and holds the instructions that neither enter the
+//! OS nor fault by themselves (operate, loads, stores, LEA), ending with at most one control
+//! transfer (BR, JMP/RET, JSR, JSRR). It stops before a breakpoint other than its first
+//! instruction, before TRAP, RTI and the reserved opcodes (they run the ordinary way, one at a
+//! time), before the device page, and at [`MAX_BLOCK`] instructions. PC-relative addresses
+//! are resolved when the block is built, so a block's instructions never need the PC.
+//!
+//! The blocks are only as good as the memory they were decoded from. The addresses they hold
+//! are marked in a [`CodeMap`] the cpu keeps beside memory, and every way memory changes keeps
+//! the blocks true:
+//! - the program's stores and the hardware's own pushes (TRAP, exceptions, interrupts) test
+//!   the map and mark the code stale (a store inside a block then ends the block); the run loop
+//!   drops every block before it runs on;
+//! - the debugger or a loader reach memory only through [`super::Cpu::mem_mut`],
+//!   [`super::Cpu::poke`] and the state setters, which drop every block;
+//! - a breakpoint set or cleared: [`BlockCache::sync`] drops every block when the set of
+//!   addresses differs from the one the blocks were cut at.
+
+use asmdbg_core::{BreakpointBitmap, BreakpointSet};
+
+use super::{DEVICE_BASE, USER_BASE};
+use crate::decode::{decode, Instruction};
+
+/// Most instructions in one block; longer straight-line code continues in the next block.
+pub(super) const MAX_BLOCK: u16 = 128;
+
+/// `BlockCache::entry` of an address no block starts at.
+const NO_BLOCK: u32 = u32::MAX;
+
+/// A register number as a type with exactly eight values, so that indexing the register file
+/// with it needs neither a bounds check nor a mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Reg {
+    R0,
+    R1,
+    R2,
+    R3,
+    R4,
+    R5,
+    R6,
+    R7,
+}
+
+impl Reg {
+    /// The register a 3-bit field names (bits above the third are ignored).
+    fn of(field: u8) -> Reg {
+        match field & 7 {
+            0 => Reg::R0,
+            1 => Reg::R1,
+            2 => Reg::R2,
+            3 => Reg::R3,
+            4 => Reg::R4,
+            5 => Reg::R5,
+            6 => Reg::R6,
+            _ => Reg::R7,
+        }
+    }
+
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// An instruction of a block's body: one that neither transfers control nor enters the OS,
+/// with its PC-relative address (or LEA's value) already computed.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Op {
+    AddReg {
+        dr: Reg,
+        sr1: Reg,
+        sr2: Reg,
+    },
+    AddImm {
+        dr: Reg,
+        sr1: Reg,
+        imm: u16,
+    },
+    AndReg {
+        dr: Reg,
+        sr1: Reg,
+        sr2: Reg,
+    },
+    AndImm {
+        dr: Reg,
+        sr1: Reg,
+        imm: u16,
+    },
+    Not {
+        dr: Reg,
+        sr: Reg,
+    },
+    Ld {
+        dr: Reg,
+        addr: u16,
+    },
+    Ldi {
+        dr: Reg,
+        addr: u16,
+    },
+    Ldr {
+        dr: Reg,
+        base: Reg,
+        offset: u16,
+    },
+    /// LEA that leaves the condition codes alone (3rd edition).
+    Lea {
+        dr: Reg,
+        value: u16,
+    },
+    /// LEA that sets the condition codes (2nd edition).
+    LeaCc {
+        dr: Reg,
+        value: u16,
+    },
+    St {
+        sr: Reg,
+        addr: u16,
+    },
+    Sti {
+        sr: Reg,
+        addr: u16,
+    },
+    Str {
+        sr: Reg,
+        base: Reg,
+        offset: u16,
+    },
+}
+
+/// How a block ends, with the PC after it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Tail {
+    /// No control transfer: execution goes on at the instruction after the body, which the
+    /// block could not hold.
+    Next,
+    Br {
+        nzp: u16,
+        target: u16,
+    },
+    Jmp {
+        base: Reg,
+    },
+    Jsr {
+        target: u16,
+    },
+    Jsrr {
+        base: Reg,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Block {
+    pub start: u16,
+    /// Instructions in the block: the body, plus one for a control transfer.
+    pub len: u16,
+    /// The address after the block's last instruction (the fall-through of a BR, the return
+    /// address of a JSR).
+    pub after: u16,
+    pub tail: Tail,
+    /// Every instruction of the block is in user space (x3000–xFDFF), where 3rd-edition
+    /// access control lets user mode fetch.
+    pub in_user_space: bool,
+    /// The body's ops in [`BlockCache::ops`].
+    first_op: u32,
+    end_op: u32,
+}
+
+/// One bit per address some block holds.
+#[derive(Debug, Clone)]
+pub(super) struct CodeMap(Box<[u64; 1024]>);
+
+impl CodeMap {
+    pub fn new() -> Self {
+        CodeMap(Box::new([0; 1024]))
+    }
+
+    /// Whether some block holds the instruction at `addr`.
+    #[inline(always)]
+    pub fn holds(&self, addr: u16) -> bool {
+        (self.0[(addr >> 6) as usize] >> (addr & 63)) & 1 != 0
+    }
+
+    fn mark(&mut self, addr: u16) {
+        self.0[(addr >> 6) as usize] |= 1 << (addr & 63);
+    }
+
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// The blocks decoded so far, found by their first address.
+#[derive(Debug, Clone)]
+pub(super) struct BlockCache {
+    /// Index into `blocks` of the block starting at each address, or `NO_BLOCK`.
+    entry: Box<[u32; 0x10000]>,
+    blocks: Vec<Block>,
+    ops: Vec<Op>,
+    /// The breakpoint set the blocks were cut at: its generation, and its addresses when
+    /// that generation was seen (a set removed and put back the same keeps the blocks).
+    breakpoints_generation: u64,
+    breakpoints: Vec<u64>,
+    /// The LEA semantics the blocks were decoded with.
+    lea_sets_cc: bool,
+}
+
+impl BlockCache {
+    pub fn new(lea_sets_cc: bool) -> Self {
+        BlockCache {
+            entry: Box::new([NO_BLOCK; 0x10000]),
+            blocks: Vec::new(),
+            ops: Vec::new(),
+            breakpoints_generation: 0,
+            breakpoints: Vec::new(),
+            lea_sets_cc,
+        }
+    }
+
+    /// Drops every block, and their marks in `code`.
+    pub fn flush(&mut self, code: &mut CodeMap) {
+        if self.blocks.is_empty() {
+            return;
+        }
+        for block in &self.blocks {
+            self.entry[block.start as usize] = NO_BLOCK;
+        }
+        self.blocks.clear();
+        self.ops.clear();
+        code.clear();
+    }
+
+    /// Drops every block if the breakpoints moved since the blocks were cut at them, or the
+    /// LEA semantics changed.
+    pub fn sync(&mut self, breakpoints: &BreakpointSet, lea_sets_cc: bool, code: &mut CodeMap) {
+        if lea_sets_cc != self.lea_sets_cc {
+            self.lea_sets_cc = lea_sets_cc;
+            self.flush(code);
+        }
+        let generation = breakpoints.generation();
+        if generation == self.breakpoints_generation {
+            return;
+        }
+        self.breakpoints_generation = generation;
+        let mut addresses: Vec<u64> = breakpoints.addresses().collect();
+        addresses.sort_unstable();
+        if addresses != self.breakpoints {
+            self.breakpoints = addresses;
+            self.flush(code);
+        }
+    }
+
+    /// The index of the block starting at `pc`, decoded from `mem` now if there is none yet.
+    #[inline(always)]
+    pub fn index_at(
+        &mut self,
+        pc: u16,
+        mem: &[u16; 0x10000],
+        breakpoints: &BreakpointBitmap<1024>,
+        code: &mut CodeMap,
+    ) -> usize {
+        let index = self.entry[pc as usize];
+        if index == NO_BLOCK {
+            self.build(pc, mem, breakpoints, code) as usize
+        } else {
+            index as usize
+        }
+    }
+
+    /// A block and its body's ops.
+    #[inline(always)]
+    pub fn block(&self, index: usize) -> (&Block, &[Op]) {
+        let block = &self.blocks[index];
+        (
+            block,
+            &self.ops[block.first_op as usize..block.end_op as usize],
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build(
+        &mut self,
+        start: u16,
+        mem: &[u16; 0x10000],
+        breakpoints: &BreakpointBitmap<1024>,
+        code: &mut CodeMap,
+    ) -> u32 {
+        let first_op = self.ops.len() as u32;
+        let mut addr = start;
+        let mut tail = Tail::Next;
+        while addr < DEVICE_BASE
+            && addr - start < MAX_BLOCK
+            && (addr == start || !breakpoints.contains(addr as usize))
+        {
+            let next = addr + 1;
+            let rel = |offset: i16| next.wrapping_add(offset as u16);
+            let op = match decode(mem[addr as usize]) {
+                Instruction::AddReg { dr, sr1, sr2 } => {
+                    let (dr, sr1, sr2) = (Reg::of(dr), Reg::of(sr1), Reg::of(sr2));
+                    Op::AddReg { dr, sr1, sr2 }
+                }
+                Instruction::AddImm { dr, sr1, imm } => {
+                    let (dr, sr1, imm) = (Reg::of(dr), Reg::of(sr1), imm as u16);
+                    Op::AddImm { dr, sr1, imm }
+                }
+                Instruction::AndReg { dr, sr1, sr2 } => {
+                    let (dr, sr1, sr2) = (Reg::of(dr), Reg::of(sr1), Reg::of(sr2));
+                    Op::AndReg { dr, sr1, sr2 }
+                }
+                Instruction::AndImm { dr, sr1, imm } => {
+                    let (dr, sr1, imm) = (Reg::of(dr), Reg::of(sr1), imm as u16);
+                    Op::AndImm { dr, sr1, imm }
+                }
+                Instruction::Not { dr, sr } => Op::Not {
+                    dr: Reg::of(dr),
+                    sr: Reg::of(sr),
+                },
+                Instruction::Ld { dr, offset } => Op::Ld {
+                    dr: Reg::of(dr),
+                    addr: rel(offset),
+                },
+                Instruction::Ldi { dr, offset } => Op::Ldi {
+                    dr: Reg::of(dr),
+                    addr: rel(offset),
+                },
+                Instruction::Ldr { dr, base, offset } => {
+                    let (dr, base, offset) = (Reg::of(dr), Reg::of(base), offset as u16);
+                    Op::Ldr { dr, base, offset }
+                }
+                Instruction::Lea { dr, offset } if self.lea_sets_cc => Op::LeaCc {
+                    dr: Reg::of(dr),
+                    value: rel(offset),
+                },
+                Instruction::Lea { dr, offset } => Op::Lea {
+                    dr: Reg::of(dr),
+                    value: rel(offset),
+                },
+                Instruction::St { sr, offset } => Op::St {
+                    sr: Reg::of(sr),
+                    addr: rel(offset),
+                },
+                Instruction::Sti { sr, offset } => Op::Sti {
+                    sr: Reg::of(sr),
+                    addr: rel(offset),
+                },
+                Instruction::Str { sr, base, offset } => {
+                    let (sr, base, offset) = (Reg::of(sr), Reg::of(base), offset as u16);
+                    Op::Str { sr, base, offset }
+                }
+                Instruction::Br { nzp, offset } => {
+                    tail = Tail::Br {
+                        nzp: nzp.into(),
+                        target: rel(offset),
+                    };
+                    addr = next;
+                    break;
+                }
+                Instruction::Jmp { base } => {
+                    tail = Tail::Jmp {
+                        base: Reg::of(base),
+                    };
+                    addr = next;
+                    break;
+                }
+                Instruction::Jsr { offset } => {
+                    tail = Tail::Jsr {
+                        target: rel(offset),
+                    };
+                    addr = next;
+                    break;
+                }
+                Instruction::Jsrr { base } => {
+                    tail = Tail::Jsrr {
+                        base: Reg::of(base),
+                    };
+                    addr = next;
+                    break;
+                }
+                Instruction::Trap { .. }
+                | Instruction::Rti
+                | Instruction::Reserved
+                | Instruction::Illegal => break,
+            };
+            self.ops.push(op);
+            addr = next;
+        }
+        for held in start..addr {
+            code.mark(held);
+        }
+        let index = self.blocks.len() as u32;
+        self.blocks.push(Block {
+            start,
+            len: addr - start,
+            after: addr,
+            tail,
+            in_user_space: start >= USER_BASE,
+            first_op,
+            end_op: self.ops.len() as u32,
+        });
+        self.entry[start as usize] = index;
+        index
+    }
+}

@@ -1,0 +1,296 @@
+//! The run loop's decoded blocks (src/cpu/blocks.rs) against the ordinary path: a run of many
+//! instructions must end in exactly the state that the same instructions reach one `run(1)` at
+//! a time (which never runs a block: a block longer than the budget runs the ordinary way), with
+//! the same stops, whatever the code does to itself, to the devices or to the debugger's sets.
+
+use asmdbg_core::{StopEvent, WatchKind};
+use asmdbg_lc3::cpu::{Cpu, CpuState, Semantics, DEVICE_BASE, MCR, PSR_USER};
+use asmdbg_lc3::os::{LC3SIM, LC3TOOLS, PATT};
+use proptest::prelude::*;
+
+mod common;
+
+/// A supervisor-mode cpu with `words` at x3000 and the PC there.
+fn cpu_with(semantics: Semantics, words: &[u16]) -> Cpu {
+    common::cpu_at_x3000(semantics, 0x0002, words)
+}
+
+const ADD_R2_5: u16 = 0x14A5; // ADD R2, R2, #5
+const ADD_R2_1: u16 = 0x14A1; // ADD R2, R2, #1
+const NOP: u16 = 0x0000; // BR with no condition: never taken
+
+#[test]
+fn a_store_over_the_next_instructions_of_its_block_runs_the_new_code() {
+    let words = [
+        0x2204,   // x3000 LD R1, x3005
+        0x3201,   // x3001 ST R1, x3003
+        0x16E0,   // x3002 ADD R3, R3, #0
+        ADD_R2_5, // x3003: decoded into the block before the store replaces it
+        NOP,      // x3004
+        ADD_R2_1, // x3005: the new instruction
+    ];
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    let outcome = cpu.run(5);
+    assert_eq!((outcome.executed, outcome.stop), (5, None));
+    assert_eq!(
+        cpu.regs[2], 1,
+        "the stored instruction ran, not the decoded one"
+    );
+    assert_eq!(cpu.pc, 0x3005);
+}
+
+#[test]
+fn a_loop_that_rewrites_its_own_first_word_runs_each_new_word() {
+    let words = [
+        ADD_R2_1, // x3000 LOOP: ADD R2, R2, #1, after the first turn ADD R2, R2, #2
+        0x2203,   // x3001 LD R1, x3005
+        0x33FD,   // x3002 ST R1, x3000
+        0x0FFC,   // x3003 BRnzp LOOP
+        NOP,      // x3004
+        0x14A2,   // x3005 ADD R2, R2, #2
+    ];
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    assert_eq!(cpu.run(40).executed, 40);
+    assert_eq!((cpu.pc, cpu.regs[2]), (0x3000, 1 + 2 * 9));
+    let by_steps = {
+        let mut cpu = cpu_with(PATT.semantics, &words);
+        for _ in 0..40 {
+            cpu.run(1);
+        }
+        cpu.state()
+    };
+    assert_eq!(cpu.state(), by_steps);
+    // The debugger puts a different instruction over the loop's first word between runs.
+    cpu.poke(0x3000, ADD_R2_5);
+    cpu.run(4);
+    assert_eq!(cpu.regs[2], 19 + 5);
+    // And through the whole memory, as a loader writes it.
+    cpu.mem_mut()[0x3000] = ADD_R2_1;
+    cpu.run(4);
+    assert_eq!(cpu.regs[2], 24 + 1);
+}
+
+#[test]
+fn a_breakpoint_set_inside_a_decoded_block_stops_there() {
+    let words = [ADD_R2_1, ADD_R2_1, ADD_R2_1, 0x0FFC]; // LOOP: 3 × ADD; BRnzp LOOP
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    assert_eq!(cpu.run(40).executed, 40);
+    cpu.breakpoints.insert(0x3002);
+    let outcome = cpu.run(1000);
+    assert_eq!(outcome.stop, Some(StopEvent::Breakpoint));
+    assert_eq!(cpu.pc, 0x3002);
+    assert_eq!(outcome.executed, 2);
+    cpu.breakpoints.remove(0x3002);
+    assert_eq!(cpu.run(8).executed, 8);
+    assert_eq!(cpu.pc, 0x3002);
+    assert_eq!(cpu.regs[2], 30 + 2 + 6);
+}
+
+#[test]
+fn a_store_to_the_machine_control_register_inside_a_block_halts_after_it() {
+    let words = [
+        ADD_R2_1, // x3000
+        0xB202,   // x3001 STI R1, [x3004] -> MCR (R1 = 0 clears the clock)
+        ADD_R2_1, // x3002: not run
+        NOP,      // x3003
+        MCR,      // x3004
+    ];
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    let outcome = cpu.run(100);
+    assert_eq!(
+        (outcome.executed, outcome.stop),
+        (2, Some(StopEvent::Halted))
+    );
+    assert_eq!(cpu.regs[2], 1);
+    assert_eq!(cpu.pc, 0x3002);
+}
+
+#[test]
+fn a_watchpoint_inside_a_block_stops_before_the_access_and_resumes_after_it() {
+    let words = [
+        ADD_R2_1, // x3000
+        0x3403,   // x3001 ST R2, x3005
+        ADD_R2_1, // x3002
+        0x0FFC,   // x3003 BRnzp x3000
+    ];
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    cpu.watchpoints.insert(0x3005, 1, WatchKind::Write);
+    let outcome = cpu.run(100);
+    let watch = Some(StopEvent::Watch {
+        kind: WatchKind::Write,
+        addr: 0x3005,
+    });
+    assert_eq!((outcome.executed, &outcome.stop), (1, &watch));
+    assert_eq!((cpu.pc, cpu.mem()[0x3005]), (0x3001, 0));
+    let outcome = cpu.run(100);
+    assert_eq!((outcome.executed, &outcome.stop), (4, &watch));
+    assert_eq!((cpu.pc, cpu.mem()[0x3005]), (0x3001, 1));
+}
+
+/// A word of a random program around x3000: mostly instructions a block holds, with control
+/// transfers, loads and stores that reach the code itself, and now and then anything at all.
+fn program_word() -> impl Strategy<Value = u16> {
+    let reg = || 0u16..8;
+    prop_oneof![
+        6 => (0u16..2, reg(), reg(), any::<u16>()).prop_map(|(and, dr, sr, low)| {
+            let opcode = if and == 1 { 0x5000 } else { 0x1000 };
+            opcode | dr << 9 | sr << 6 | (low & 0x3F)
+        }),
+        1 => (reg(), reg()).prop_map(|(dr, sr)| 0x903F | dr << 9 | sr << 6),
+        // LD, ST, LDI, STI, LEA with an offset near the code.
+        4 => (prop::sample::select(vec![0x2000u16, 0x3000, 0xA000, 0xB000, 0xE000]), reg(), -24i16..24)
+            .prop_map(|(opcode, r, offset)| opcode | r << 9 | (offset as u16 & 0x1FF)),
+        // LDR, STR off a register.
+        3 => (0u16..2, reg(), reg(), -8i16..8).prop_map(|(store, r, base, offset)| {
+            let opcode = if store == 1 { 0x7000 } else { 0x6000 };
+            opcode | r << 9 | base << 6 | (offset as u16 & 0x3F)
+        }),
+        3 => (0u16..8, -12i16..12).prop_map(|(nzp, offset)| nzp << 9 | (offset as u16 & 0x1FF)),
+        1 => (-12i16..12).prop_map(|offset| 0x4800 | (offset as u16 & 0x7FF)),
+        1 => reg().prop_map(|base| 0xC000 | base << 6),
+        1 => reg().prop_map(|base| 0x4000 | base << 6),
+        1 => prop::sample::select(vec![0xF025u16, 0xF021, 0x8000, 0xD000]),
+        1 => any::<u16>(),
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    profile: usize,
+    user: bool,
+    words: Vec<u16>,
+    regs: Vec<u16>,
+    breakpoints: Vec<u16>,
+    watches: Vec<(u16, u8)>,
+    chunks: Vec<u64>,
+    /// Keys queued before the run: KBSR reads ready, and a store that sets KBSR's interrupt
+    /// enable brings the keyboard interrupt.
+    input: Vec<u8>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        0usize..3,
+        any::<bool>(),
+        prop::collection::vec(program_word(), 8..48),
+        prop::collection::vec(prop_oneof![3 => 0x3000u16..0x3040, 1 => any::<u16>()], 8),
+        prop::collection::vec(0x3000u16..0x3030, 0..3),
+        prop::collection::vec((0x3000u16..0x3040, 0u8..3), 0..2),
+        prop::collection::vec(1u64..300, 1..8),
+        prop::collection::vec(any::<u8>(), 0..4),
+    )
+        .prop_map(
+            |(profile, user, words, regs, breakpoints, watches, chunks, input)| Case {
+                profile,
+                user,
+                words,
+                regs,
+                breakpoints,
+                watches,
+                chunks,
+                input,
+            },
+        )
+}
+
+/// What a harness saw: every stop with the instruction count and PC at it, the registers,
+/// the output, and the whole state (compared separately: its memory prints long).
+#[derive(Debug, PartialEq, Eq)]
+struct Trace {
+    stops: Vec<(StopEvent, u64, u16)>,
+    regs: [u16; 8],
+    pc: u16,
+    psr: u16,
+    executed: u64,
+    output: Vec<u8>,
+}
+
+const INSTRUCTIONS: u64 = 1500;
+
+/// Runs `case` with budgets from `budget` until `INSTRUCTIONS` ran or the machine stopped for
+/// good. Breakpoints are stepped over; a watch stop is resumed by the next run.
+fn play(case: &Case, mut budget: impl FnMut() -> u64) -> (Trace, CpuState) {
+    let profiles = [&PATT, &LC3TOOLS, &LC3SIM];
+    let semantics = profiles[case.profile].semantics;
+    let mut cpu = cpu_with(semantics, &case.words);
+    // Vectors and trap table point into the program, so faults and TRAPs come back to it.
+    for vector in 0..0x200u16 {
+        cpu.poke(vector, 0x3000 + vector % 0x30);
+    }
+    cpu.regs.copy_from_slice(&case.regs);
+    if case.user {
+        cpu.set_psr(PSR_USER | 0x0002);
+        cpu.saved_ssp = 0x2F00;
+    }
+    cpu.console.push_input(&case.input);
+    for &addr in &case.breakpoints {
+        cpu.breakpoints.insert(addr.into());
+    }
+    for &(addr, kind) in &case.watches {
+        let kind = [WatchKind::Write, WatchKind::Read, WatchKind::Access][kind as usize];
+        cpu.watchpoints.insert(addr.into(), 1, kind);
+    }
+    let mut stops = Vec::new();
+    let mut rounds = 0;
+    while cpu.instructions_executed() < INSTRUCTIONS && rounds < 4 * INSTRUCTIONS {
+        rounds += 1;
+        let left = INSTRUCTIONS - cpu.instructions_executed();
+        let Some(stop) = cpu.run(budget().min(left)).stop else {
+            continue;
+        };
+        stops.push((stop.clone(), cpu.instructions_executed(), cpu.pc));
+        match stop {
+            StopEvent::Breakpoint => {
+                if let Some(stop) = cpu.step() {
+                    stops.push((stop, cpu.instructions_executed(), cpu.pc));
+                    break;
+                }
+            }
+            StopEvent::Watch { .. } => {}
+            _ => break,
+        }
+    }
+    let trace = Trace {
+        stops,
+        regs: cpu.regs,
+        pc: cpu.pc,
+        psr: cpu.psr(),
+        executed: cpu.instructions_executed(),
+        output: cpu.console.output().to_vec(),
+    };
+    (trace, cpu.state())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn blocks_end_where_single_instructions_end(case in case()) {
+        let mut chunk = case.chunks.iter().copied().cycle();
+        let (in_blocks, state) = play(&case, || chunk.next().unwrap_or(1));
+        let (one_by_one, expected) = play(&case, || 1);
+        prop_assert_eq!(in_blocks, one_by_one);
+        let differ: Vec<(usize, u16, u16)> = (0..0x10000)
+            .filter(|&a| state.mem[a] != expected.mem[a])
+            .map(|a| (a, state.mem[a], expected.mem[a]))
+            .take(8)
+            .collect();
+        prop_assert!(differ.is_empty(), "memory differs (address, blocks, one by one): {:x?}", differ);
+        prop_assert!(state == expected, "the states differ outside registers and memory");
+    }
+}
+
+#[test]
+fn the_device_page_is_never_part_of_a_block() {
+    // Code right below the device page: the block ends there, and running on into the
+    // device registers goes the ordinary way (they read as 0x0000 here: a no-op BR, except
+    // KBSR/KBDR, which wait for a key).
+    let mut cpu = Cpu::new(PATT.semantics);
+    for addr in DEVICE_BASE - 4..DEVICE_BASE {
+        cpu.mem_mut()[addr as usize] = ADD_R2_1;
+    }
+    cpu.reset_state(DEVICE_BASE - 4, 0x0002, 0x3000);
+    let outcome = cpu.run(4);
+    assert_eq!((outcome.executed, outcome.stop), (4, None));
+    assert_eq!((cpu.pc, cpu.regs[2]), (DEVICE_BASE, 4));
+}
