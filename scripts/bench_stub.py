@@ -569,6 +569,7 @@ def bench_dap_continue(tmp):
         ("MIPS programs/mips/bench.asm (100 M)", os.path.join(ROOT, "programs", "mips", "bench.asm"), {}, 100.015, mips_traps),
     ]
     for label, program, launch, millions, traps in runs:
+        rates = {}
         for history in (True, False):
             if traps and not history:
                 continue
@@ -576,8 +577,11 @@ def bench_dap_continue(tmp):
             if not history:
                 extra["noHistory"] = True
             secs = dap_continue_seconds(program, extra, traps)
+            rates[history] = millions / secs
             what = ("100 instruction + 4 data breakpoints, " if traps else "") + ("recording on" if history else "recording off")
             print(f"  DAP continue, {label}, {what}: {millions / secs:.1f} M instructions/s ({secs:.3f} s)")
+        if len(rates) == 2:
+            print(f"  DAP continue, {label}: recording keeps {100 * rates[True] / rates[False]:.0f}% of the rate")
 
 
 def main():
