@@ -294,3 +294,20 @@ fn the_device_page_is_never_part_of_a_block() {
     assert_eq!((outcome.executed, outcome.stop), (4, None));
     assert_eq!((cpu.pc, cpu.regs[2]), (DEVICE_BASE, 4));
 }
+
+#[test]
+fn a_loop_of_one_block_stops_exactly_at_the_budget() {
+    // LOOP: ADD R2, R2, #1; ADD R3, R3, #-1; BRp LOOP; then a NOP: one block branching to its
+    // own start, run again and again inside one chain.
+    let words = [ADD_R2_1, 0x16FF, 0x03FD, NOP];
+    for budget in 1..40 {
+        let mut cpu = cpu_with(PATT.semantics, &words);
+        cpu.regs[3] = 10;
+        let mut one_by_one = cpu.clone();
+        assert_eq!(cpu.run(budget).executed, budget, "budget {budget}");
+        for _ in 0..budget {
+            one_by_one.run(1);
+        }
+        assert_eq!(cpu.state(), one_by_one.state(), "budget {budget}");
+    }
+}

@@ -871,16 +871,23 @@ impl Cpu {
             if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space) {
                 break Chain::Ordinary;
             }
-            match self.run_block::<WATCH>(block, ops, &mut last) {
-                Ok(next) => {
-                    *done += len;
-                    pc = next;
-                }
-                Err((ran, exit)) => {
-                    // `run_block` left the PC past the op that exited, and the condition
-                    // codes written back (or set by a store to the PSR).
-                    *done += ran;
-                    return Chain::Exit(exit);
+            // A block that branches back to its own start (a loop of one block) runs again
+            // at once: its start was tested for a breakpoint and nothing else changed.
+            loop {
+                match self.run_block::<WATCH>(block, ops, &mut last) {
+                    Ok(next) => {
+                        *done += len;
+                        pc = next;
+                        if next != block.start || len > left - *done {
+                            break;
+                        }
+                    }
+                    Err((ran, exit)) => {
+                        // `run_block` left the PC past the op that exited, and the condition
+                        // codes written back (or set by a store to the PSR).
+                        *done += ran;
+                        return Chain::Exit(exit);
+                    }
                 }
             }
         };
