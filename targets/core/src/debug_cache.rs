@@ -77,6 +77,9 @@ pub struct PatchedCode<I> {
     /// `patched` must be rebuilt from `code` as a whole (code grew, or the cache was
     /// invalidated).
     stale: bool,
+    /// Counts the changes to `patched`, for what a cpu derives from it (see
+    /// [`PatchedCode::version`]).
+    version: u64,
 }
 
 impl<I: Copy> PatchedCode<I> {
@@ -92,7 +95,27 @@ impl<I: Copy> PatchedCode<I> {
             marked: Vec::new(),
             synced: 0,
             stale: false,
+            version: 0,
         }
+    }
+
+    /// A number that changes whenever [`PatchedCode::patched`] may have: what a cpu derives
+    /// from the patched code (where its straight-line runs end) is good while it stays.
+    #[inline(always)]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Lends the run loop's copy out, so that the loop can index it while it executes with
+    /// the cpu borrowed mutably. Until [`PatchedCode::restore_patched`] puts it back,
+    /// [`PatchedCode::patched`] is empty: the loop must not ask it.
+    pub fn lend_patched(&mut self) -> Vec<I> {
+        std::mem::take(&mut self.patched)
+    }
+
+    /// Puts back what [`PatchedCode::lend_patched`] lent.
+    pub fn restore_patched(&mut self, patched: Vec<I>) {
+        self.patched = patched;
     }
 
     /// The program's own instructions, without breakpoints.
@@ -123,12 +146,14 @@ impl<I: Copy> PatchedCode<I> {
         self.code.clear();
         self.code.extend_from_slice(code);
         self.stale = true;
+        self.version += 1;
     }
 
     /// Replaces the instruction in slot `index` (loading, or the debugger patching code),
     /// growing the code with `fill` if `index` is past its end. A breakpoint's stop stays over
     /// the slot; `step` and [`PatchedCode::code`] see the new instruction at once.
     pub fn write(&mut self, index: usize, insn: I, fill: I) {
+        self.version += 1;
         if index >= self.code.len() {
             self.code.resize(index + 1, fill);
             // Breakpoints may already be set on the new slots: rebuild before the next run.
@@ -156,6 +181,7 @@ impl<I: Copy> BreakpointCache for PatchedCode<I> {
             return;
         }
         self.synced = generation;
+        self.version += 1;
         if self.stale {
             self.stale = false;
             self.patched.clone_from(&self.code);
@@ -186,6 +212,7 @@ impl<I: Copy> BreakpointCache for PatchedCode<I> {
     fn invalidate(&mut self) {
         self.synced = 0;
         self.stale = true;
+        self.version += 1;
     }
 }
 

@@ -234,7 +234,7 @@ fn play(case: &Case, mut budget: impl FnMut() -> u64) -> (Trace, CpuState) {
     let mut rounds = 0;
     while cpu.instructions_executed() < INSTRUCTIONS && rounds < 4 * INSTRUCTIONS {
         rounds += 1;
-        let left = INSTRUCTIONS - cpu.instructions_executed();
+        let left = INSTRUCTIONS.saturating_sub(cpu.instructions_executed());
         let Some(stop) = cpu.run(budget().min(left)).stop else {
             continue;
         };

@@ -1,8 +1,9 @@
 //! The MIPS cpu as MARS 4.5 runs it: registers, coprocessors 0 and 1, the predecoded text
 //! segments, and the execution loop with MARS's runtime exceptions.
 //!
-//! Split by concern, as mooneye-gb splits its cpu: this file holds the registers and the
-//! run/step loop; `exec.rs` executes integer and control instructions, `access.rs` does loads
+//! Split by concern, as mooneye-gb splits its cpu: this file holds the registers, `step` and
+//! the run loop with delay slots; `runs.rs` the run loop without them (MARS's default), a
+//! straight-line run of user text at a time; `exec.rs` executes integer and control instructions, `access.rs` does loads
 //! and stores with MARS's checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs`
 //! MARS's reaction to exceptions and its error texts, `text.rs` the decoded text segments and
 //! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot. The
@@ -10,13 +11,14 @@
 //! [`asmdbg_core::DebugCache`] the other cpus use too.
 //!
 //! The text segments are kept as decoded [`Instruction`]s (one per word, decoded when loaded or
-//! written), so the hot loop does one indexed load per instruction and never decodes. Without
+//! written), so the hot loop never decodes; without delay slots it walks them a run at a time. Without
 //! self-modifying code MARS refuses loads and stores to text, so the cache can only change through
 //! the debugger, which goes through [`Cpu::write_text_word`].
 
 mod access;
 mod exec;
 mod fpu;
+mod runs;
 mod state;
 mod text;
 mod traps;
@@ -90,6 +92,8 @@ pub struct Cpu {
     pub instructions: u64,
     /// The run stopped at a `syscall` the machine has to perform (see [`Trap::Syscall`]).
     syscall_pending: bool,
+    /// Where the straight-line runs of user text end (the run loop without delay slots).
+    run_ends: runs::RunEnds,
 }
 
 impl Cpu {
@@ -127,6 +131,7 @@ impl Cpu {
             delay_target: 0,
             instructions: 0,
             syscall_pending: false,
+            run_ends: runs::RunEnds::default(),
         }
     }
 
@@ -171,7 +176,7 @@ impl Cpu {
         let (n, stop) = if self.delay_slots {
             self.run_loop::<true>(budget - executed)
         } else {
-            self.run_loop::<false>(budget - executed)
+            self.run_straight(budget - executed)
         };
         executed += n;
         self.instructions += executed;

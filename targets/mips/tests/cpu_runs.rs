@@ -1,0 +1,176 @@
+//! The run loop's straight-line runs (src/cpu/runs.rs) against the ordinary path: a program run
+//! in chunks of many instructions must end in exactly the state, with the same stops, that the
+//! same instructions reach one `run(1)` at a time (a run longer than the budget executes the
+//! ordinary way), whatever the program branches to, traps on, or prints.
+
+use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent, WatchKind};
+use asmdbg_mips::{load_machine, MipsMachine};
+use proptest::prelude::*;
+
+/// One line of a random program. Labels `L0`.. stand before every line, so branches and jumps
+/// can go anywhere in it, forward or back.
+fn line(lines: usize) -> impl Strategy<Value = String> {
+    let reg = || prop::sample::select(vec!["$t0", "$t1", "$t2", "$t3", "$s1", "$zero"]);
+    let label = move || (0..lines).prop_map(|k| format!("L{k}"));
+    prop_oneof![
+        6 => (prop::sample::select(vec!["addu", "subu", "xor", "or", "and", "slt", "sltu", "add", "sub", "mul"]), reg(), reg(), reg())
+            .prop_map(|(op, d, s, t)| format!("{op} {d}, {s}, {t}")),
+        4 => (prop::sample::select(vec!["addiu", "addi", "andi", "ori", "slti"]), reg(), reg(), -40i32..40)
+            .prop_map(|(op, d, s, imm)| format!("{op} {d}, {s}, {imm}")),
+        2 => (prop::sample::select(vec!["sll", "srl", "sra"]), reg(), reg(), 0u32..32)
+            .prop_map(|(op, d, t, sa)| format!("{op} {d}, {t}, {sa}")),
+        3 => (prop::sample::select(vec!["lw", "sw", "lb", "sb", "lhu"]), reg(), 0i32..16)
+            .prop_map(|(op, r, k)| format!("{op} {r}, {}($s0)", k * 4)),
+        1 => reg().prop_map(|r| format!("lw {r}, 2($s0)")),
+        3 => (prop::sample::select(vec!["beq", "bne"]), reg(), reg(), label())
+            .prop_map(|(op, s, t, l)| format!("{op} {s}, {t}, {l}")),
+        2 => (prop::sample::select(vec!["bgtz", "blez", "bltz", "bgez"]), reg(), label())
+            .prop_map(|(op, s, l)| format!("{op} {s}, {l}")),
+        1 => label().prop_map(|l| format!("j {l}")),
+        1 => label().prop_map(|l| format!("jal {l}")),
+        1 => Just("jr $ra".to_string()),
+        1 => (reg(), reg()).prop_map(|(s, t)| format!("div {s}, {t}")),
+        1 => (reg(), reg()).prop_map(|(s, t)| format!("teq {s}, {t}")),
+        1 => (32u8..127).prop_map(|c| format!("li $v0, 11\nli $a0, {c}\nsyscall")),
+        1 => Just("li $v0, 10\nsyscall".to_string()),
+    ]
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    lines: Vec<String>,
+    breakpoints: Vec<usize>,
+    watches: Vec<(u32, u8)>,
+    chunks: Vec<u64>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (6usize..40)
+        .prop_flat_map(|n| {
+            (
+                prop::collection::vec(line(n), n),
+                prop::collection::vec(0..n, 0..3),
+                prop::collection::vec((0u32..16, 0u8..3), 0..2),
+                prop::collection::vec(1u64..200, 1..6),
+            )
+        })
+        .prop_map(|(lines, breakpoints, watches, chunks)| Case {
+            lines,
+            breakpoints,
+            watches,
+            chunks,
+        })
+}
+
+/// The program: `case.lines` after a prelude, and an exception handler that resumes after the
+/// instruction that raised the exception (kernel text: the ordinary path, and `eret`).
+fn source(case: &Case) -> String {
+    let mut src = String::from(
+        ".ktext 0x80000180\nmfc0 $k0, $14\naddiu $k0, $k0, 4\nmtc0 $k0, $14\neret\n\
+         .data\nbuf: .space 64\n.text\nmain: la $s0, buf\nli $t1, 3\nla $ra, L0\n",
+    );
+    for (k, line) in case.lines.iter().enumerate() {
+        src.push_str(&format!("L{k}: {line}\n"));
+    }
+    src
+}
+
+/// Every stop with the count and PC at it, and the machine's state and output at the end.
+type Trace = (
+    Vec<(StopEvent, u64, u64)>,
+    <MipsMachine as Snapshot>::State,
+    Vec<u8>,
+);
+
+const INSTRUCTIONS: u64 = 1500;
+
+fn play(case: &Case, mut budget: impl FnMut() -> u64) -> Option<Trace> {
+    // Some random lines do not assemble (a label a pseudo-instruction cannot reach): no case.
+    let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
+    // Breakpoints on lines, by their labels.
+    let info = m.debug_info()?.clone();
+    for &k in &case.breakpoints {
+        if let Some(addr) = info.symbols.addr(&format!("L{k}")) {
+            m.breakpoints().insert(addr);
+        }
+    }
+    for &(word, kind) in &case.watches {
+        let kind = [WatchKind::Write, WatchKind::Read, WatchKind::Access][kind as usize];
+        m.watchpoints()
+            .insert(0x1001_0000 + 4 * u64::from(word), 4, kind);
+    }
+    let mut stops = Vec::new();
+    let mut rounds = 0;
+    while m.instructions_executed() < INSTRUCTIONS && rounds < 4 * INSTRUCTIONS {
+        rounds += 1;
+        let left = INSTRUCTIONS.saturating_sub(m.instructions_executed());
+        let Some(stop) = m.run(budget().min(left)).stop else {
+            continue;
+        };
+        stops.push((stop.clone(), m.instructions_executed(), m.pc()));
+        match stop {
+            StopEvent::Breakpoint => {
+                if let Some(stop) = m.step() {
+                    stops.push((stop, m.instructions_executed(), m.pc()));
+                    break;
+                }
+            }
+            StopEvent::Watch { .. } => {}
+            _ => break,
+        }
+    }
+    let output = m.console().take_output();
+    Some((stops, m.snapshot(), output))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn runs_end_where_single_instructions_end(case in case()) {
+        let mut chunk = case.chunks.iter().copied().cycle();
+        let in_runs = play(&case, || chunk.next().unwrap_or(1));
+        prop_assume!(in_runs.is_some(), "the program does not assemble");
+        let one_by_one = play(&case, || 1);
+        prop_assert!(in_runs == one_by_one, "{}", source(&case));
+    }
+}
+
+#[test]
+fn a_loop_of_one_run_stops_exactly_at_the_budget() {
+    let src = ".text\nmain: li $t0, 20\nloop: addiu $t1, $t1, 3\naddiu $t0, $t0, -1\nbne $t0, $zero, loop\nli $v0, 10\nsyscall\n";
+    for budget in 1..50 {
+        let mut runs = load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
+        let mut one_by_one = load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
+        assert_eq!(runs.run(budget).executed, budget);
+        for _ in 0..budget {
+            one_by_one.run(1);
+        }
+        assert!(runs.snapshot() == one_by_one.snapshot(), "budget {budget}");
+    }
+}
+
+#[test]
+fn a_breakpoint_set_after_the_runs_were_found_stops_inside_one() {
+    let src = ".text\nmain: li $t0, 20\nloop: addiu $t1, $t1, 3\naddiu $t2, $t2, 1\nbne $t2, $t0, loop\nli $v0, 10\nsyscall\n";
+    let mut m = load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
+    assert_eq!(m.run(31).executed, 31, "li, then 10 turns of the loop");
+    // The second instruction of the loop's run: 0x00400004 is `loop`.
+    m.breakpoints().insert(0x0040_0008);
+    let outcome = m.run(1000);
+    assert_eq!(outcome.stop, Some(StopEvent::Breakpoint));
+    assert_eq!((outcome.executed, m.pc()), (1, 0x0040_0008));
+}
+
+#[test]
+fn code_the_debugger_patches_inside_a_found_run_is_what_runs_next() {
+    let src = ".text\nmain: li $t0, 0\nloop: addiu $t0, $t0, 1\naddiu $t1, $t1, 1\nbne $t0, $zero, loop\ndone: li $v0, 10\nsyscall\n";
+    let mut m = load_machine("patch.asm", src, &MachineOptions::default()).unwrap();
+    assert_eq!(m.run(31).executed, 31, "li, then 10 turns of the loop");
+    // `j done` over `addiu $t1, $t1, 1`, in the middle of the loop's run.
+    let j_done = 0x0800_0000 | (0x0040_0010 >> 2);
+    m.poke_word(0x0040_0008, j_done).unwrap();
+    let outcome = m.run(1000);
+    assert_eq!(outcome.stop, Some(StopEvent::Exited(0)));
+    assert_eq!(outcome.executed, 4, "addiu, j, li, syscall");
+}
