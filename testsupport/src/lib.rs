@@ -10,6 +10,7 @@
 //!
 //! Nothing here is used by shipping code; it is a dev-dependency only.
 
+pub mod chunks;
 pub mod corpus;
 pub mod tools;
 pub mod unwind;

@@ -3,8 +3,11 @@
 //! same instructions reach one `run(1)` at a time (a run longer than the budget executes the
 //! ordinary way), whatever the program branches to, traps on, or prints.
 
-use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent, WatchKind};
+use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
 use asmdbg_mips::{load_machine, MipsMachine};
+use asmdbg_testsupport::chunks::{
+    assert_budget_is_exact, chunk_case, chunked_and_single, run_in_chunks, watch_kind, ChunkCase,
+};
 use proptest::prelude::*;
 
 /// One line of a random program. Labels `L0`.. stand before every line, so branches and jumps
@@ -36,30 +39,10 @@ fn line(lines: usize) -> impl Strategy<Value = String> {
     ]
 }
 
-#[derive(Debug, Clone)]
-struct Case {
-    lines: Vec<String>,
-    breakpoints: Vec<usize>,
-    watches: Vec<(u32, u8)>,
-    chunks: Vec<u64>,
-}
+type Case = ChunkCase;
 
 fn case() -> impl Strategy<Value = Case> {
-    (6usize..40)
-        .prop_flat_map(|n| {
-            (
-                prop::collection::vec(line(n), n),
-                prop::collection::vec(0..n, 0..3),
-                prop::collection::vec((0u32..16, 0u8..3), 0..2),
-                prop::collection::vec(1u64..200, 1..6),
-            )
-        })
-        .prop_map(|(lines, breakpoints, watches, chunks)| Case {
-            lines,
-            breakpoints,
-            watches,
-            chunks,
-        })
+    chunk_case(6usize..40, line, 16, 200)
 }
 
 /// The program: `case.lines` after a prelude, and an exception handler that resumes after the
@@ -84,7 +67,7 @@ type Trace = (
 
 const INSTRUCTIONS: u64 = 1500;
 
-fn play(case: &Case, mut budget: impl FnMut() -> u64) -> Option<Trace> {
+fn play(case: &Case, budget: &mut dyn FnMut() -> u64) -> Option<Trace> {
     // Some random lines do not assemble (a label a pseudo-instruction cannot reach): no case.
     let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
     // Breakpoints on lines, by their labels.
@@ -95,30 +78,11 @@ fn play(case: &Case, mut budget: impl FnMut() -> u64) -> Option<Trace> {
         }
     }
     for &(word, kind) in &case.watches {
-        let kind = [WatchKind::Write, WatchKind::Read, WatchKind::Access][kind as usize];
+        let kind = watch_kind(kind);
         m.watchpoints()
             .insert(0x1001_0000 + 4 * u64::from(word), 4, kind);
     }
-    let mut stops = Vec::new();
-    let mut rounds = 0;
-    while m.instructions_executed() < INSTRUCTIONS && rounds < 4 * INSTRUCTIONS {
-        rounds += 1;
-        let left = INSTRUCTIONS.saturating_sub(m.instructions_executed());
-        let Some(stop) = m.run(budget().min(left)).stop else {
-            continue;
-        };
-        stops.push((stop.clone(), m.instructions_executed(), m.pc()));
-        match stop {
-            StopEvent::Breakpoint => {
-                if let Some(stop) = m.step() {
-                    stops.push((stop, m.instructions_executed(), m.pc()));
-                    break;
-                }
-            }
-            StopEvent::Watch { .. } => {}
-            _ => break,
-        }
-    }
+    let stops = run_in_chunks(&mut m, INSTRUCTIONS, budget);
     let output = m.console().take_output();
     Some((stops, m.snapshot(), output))
 }
@@ -128,10 +92,9 @@ proptest! {
 
     #[test]
     fn runs_end_where_single_instructions_end(case in case()) {
-        let mut chunk = case.chunks.iter().copied().cycle();
-        let in_runs = play(&case, || chunk.next().unwrap_or(1));
-        prop_assume!(in_runs.is_some(), "the program does not assemble");
-        let one_by_one = play(&case, || 1);
+        let played = chunked_and_single(&case.chunks, |budget| play(&case, budget));
+        prop_assume!(played.is_some(), "the program does not assemble");
+        let (in_runs, one_by_one) = played.unwrap_or_else(|| unreachable!());
         prop_assert!(in_runs == one_by_one, "{}", source(&case));
     }
 }
@@ -139,15 +102,8 @@ proptest! {
 #[test]
 fn a_loop_of_one_run_stops_exactly_at_the_budget() {
     let src = ".text\nmain: li $t0, 20\nloop: addiu $t1, $t1, 3\naddiu $t0, $t0, -1\nbne $t0, $zero, loop\nli $v0, 10\nsyscall\n";
-    for budget in 1..50 {
-        let mut runs = load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
-        let mut one_by_one = load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
-        assert_eq!(runs.run(budget).executed, budget);
-        for _ in 0..budget {
-            one_by_one.run(1);
-        }
-        assert!(runs.snapshot() == one_by_one.snapshot(), "budget {budget}");
-    }
+    let load = || load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
+    assert_budget_is_exact(load, 1..=49);
 }
 
 #[test]

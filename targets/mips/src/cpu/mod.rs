@@ -93,7 +93,7 @@ pub struct Cpu {
     /// The run stopped at a `syscall` the machine has to perform (see [`Trap::Syscall`]).
     syscall_pending: bool,
     /// Where the straight-line runs of user text end (the run loop without delay slots).
-    run_ends: runs::RunEnds,
+    run_ends: asmdbg_core::StraightRuns,
 }
 
 impl Cpu {
@@ -131,7 +131,7 @@ impl Cpu {
             delay_target: 0,
             instructions: 0,
             syscall_pending: false,
-            run_ends: runs::RunEnds::default(),
+            run_ends: asmdbg_core::StraightRuns::default(),
         }
     }
 

@@ -1,67 +1,21 @@
 //! The run loop without delay slots (MARS's default): user text a straight-line run at a time.
 //!
-//! A run starts where execution enters user text and ends at the first instruction that may
-//! move the PC elsewhere (a branch, a jump, `eret`, a breakpoint's `DebugStop`, the end of the
-//! code) or after [`MAX_RUN`] instructions. Its instructions execute one after another from the
-//! breakpoint-patched copy with no fetch, alignment or budget test each (the budget is tested
-//! once per run), and a run whose last instruction branches back to its start goes round
-//! again at once. Where the runs end is derived from the patched code and recomputed whenever
+//! A run ([`asmdbg_core::StraightRuns`]) starts where execution enters user text and ends at
+//! the first instruction that may move the PC elsewhere (a branch, a jump, `eret`, a
+//! breakpoint's `DebugStop`, the end of the code). Its instructions execute one after another
+//! from the breakpoint-patched copy with no fetch, alignment or budget test each (the budget is
+//! tested once per run), and a run whose last instruction branches back to its start goes
+//! round again at once. Where the runs end is derived from the patched code and recomputed whenever
 //! [`asmdbg_core::PatchedCode::version`] changes (a breakpoint set or cleared, code patched
 //! or restored). Anything else (kernel text, a PC off the text, a budget ending inside the
 //! run) executes one instruction the ordinary way.
 
-use asmdbg_core::StopEvent;
+use asmdbg_core::{StopEvent, StraightRuns};
 
 use crate::decode::Instruction;
 use crate::memory::TEXT_BASE;
 
 use super::{Cpu, Trap};
-
-/// Most instructions in one run.
-const MAX_RUN: usize = 64;
-
-/// `RunEnds::last` of a slot not looked at yet.
-const UNKNOWN: u32 = u32::MAX;
-
-/// For each slot of user text where a run started, the slot of the run's last instruction.
-#[derive(Debug, Clone, Default)]
-pub(super) struct RunEnds {
-    last: Vec<u32>,
-    /// The version of the patched code `last` was derived from.
-    version: u64,
-}
-
-impl RunEnds {
-    /// Forgets every run if the patched code changed since they were found.
-    fn sync(&mut self, code: &[Instruction], version: u64) {
-        if self.version != version || self.last.len() != code.len() {
-            self.version = version;
-            self.last.clear();
-            self.last.resize(code.len(), UNKNOWN);
-        }
-    }
-
-    /// The slot of the last instruction of the run starting at `slot` (< `code.len()`).
-    #[inline(always)]
-    fn last_of(&mut self, slot: usize, code: &[Instruction]) -> usize {
-        match self.last[slot] {
-            UNKNOWN => {
-                let last = find_last(slot, code);
-                self.last[slot] = last as u32;
-                last
-            }
-            last => last as usize,
-        }
-    }
-}
-
-#[cold]
-fn find_last(slot: usize, code: &[Instruction]) -> usize {
-    let limit = code.len().min(slot + MAX_RUN) - 1;
-    (slot..limit)
-        .find(|&k| may_transfer(code[k]))
-        .unwrap_or(limit)
-}
 
 /// Whether the PC after `instr` may be other than the next word.
 fn may_transfer(instr: Instruction) -> bool {
@@ -92,7 +46,7 @@ impl Cpu {
     pub(super) fn run_straight(&mut self, budget: u64) -> (u64, Option<StopEvent>) {
         let code = self.debug.breakpoints.lend_patched();
         let mut ends = std::mem::take(&mut self.run_ends);
-        ends.sync(&code, self.debug.breakpoints.version());
+        ends.sync(code.len(), self.debug.breakpoints.version());
         let outcome = self.run_straight_in(&code, &mut ends, budget);
         self.run_ends = ends;
         self.debug.breakpoints.restore_patched(code);
@@ -103,7 +57,7 @@ impl Cpu {
     fn run_straight_in(
         &mut self,
         code: &[Instruction],
-        ends: &mut RunEnds,
+        ends: &mut StraightRuns,
         budget: u64,
     ) -> (u64, Option<StopEvent>) {
         let mut executed = 0u64;
@@ -111,7 +65,7 @@ impl Cpu {
         while executed < budget {
             let slot = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
             if pc & 3 == 0 && slot < code.len() {
-                let last = ends.last_of(slot, code);
+                let last = ends.last_of(slot, code, may_transfer);
                 let len = (last - slot + 1) as u64;
                 if len <= budget - executed {
                     let start = pc;

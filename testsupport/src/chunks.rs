@@ -1,0 +1,114 @@
+//! Running a machine in chunks of instructions, for the tests that compare a run loop's fast
+//! path (blocks, straight-line runs) against one instruction at a time.
+
+use std::ops::Range;
+
+use asmdbg_core::{Machine, StopEvent, WatchKind};
+use proptest::prelude::*;
+
+/// A random program of `lines` (each line labelled by its index, so branches can go to any of
+/// them), with breakpoints on some lines, watchpoints on some words and the budgets to run it
+/// in.
+#[derive(Debug, Clone)]
+pub struct ChunkCase {
+    pub lines: Vec<String>,
+    /// Indexes into `lines`.
+    pub breakpoints: Vec<usize>,
+    /// A word index and a [`watch_kind`].
+    pub watches: Vec<(u32, u8)>,
+    pub chunks: Vec<u64>,
+}
+
+/// Cases of `count` lines drawn from `line(count)`, watchpoints on words `0..words` and budgets
+/// up to `max_chunk`.
+pub fn chunk_case<S: Strategy<Value = String>>(
+    count: Range<usize>,
+    line: fn(usize) -> S,
+    words: u32,
+    max_chunk: u64,
+) -> impl Strategy<Value = ChunkCase> {
+    count
+        .prop_flat_map(move |n| {
+            (
+                prop::collection::vec(line(n), n),
+                prop::collection::vec(0..n, 0..3),
+                prop::collection::vec((0..words, 0u8..3), 0..2),
+                prop::collection::vec(1..max_chunk, 1..6),
+            )
+        })
+        .prop_map(|(lines, breakpoints, watches, chunks)| ChunkCase {
+            lines,
+            breakpoints,
+            watches,
+            chunks,
+        })
+}
+
+/// The watchpoint kind a case's number stands for.
+pub fn watch_kind(k: u8) -> WatchKind {
+    [WatchKind::Write, WatchKind::Read, WatchKind::Access][(k % 3) as usize]
+}
+
+/// Every stop a chunked run saw, with the instruction count and PC at it.
+pub type Stops = Vec<(StopEvent, u64, u64)>;
+
+/// Runs `machine` with budgets drawn from `budget` until `instructions` ran or it stopped for
+/// good: a breakpoint is stepped over, a watch stop resumed by the next run, anything else ends
+/// it. A loop that overshoots the budget (a broken fast path) ends too, rather than running on.
+pub fn run_in_chunks<M: Machine + ?Sized>(
+    machine: &mut M,
+    instructions: u64,
+    mut budget: impl FnMut() -> u64,
+) -> Stops {
+    let mut stops = Vec::new();
+    let mut rounds = 0;
+    while machine.instructions_executed() < instructions && rounds < 4 * instructions {
+        rounds += 1;
+        let left = instructions.saturating_sub(machine.instructions_executed());
+        let Some(stop) = machine.run(budget().min(left)).stop else {
+            continue;
+        };
+        stops.push((stop.clone(), machine.instructions_executed(), machine.pc()));
+        match stop {
+            StopEvent::Breakpoint => {
+                if let Some(stop) = machine.step() {
+                    stops.push((stop, machine.instructions_executed(), machine.pc()));
+                    break;
+                }
+            }
+            StopEvent::Watch { .. } => {}
+            _ => break,
+        }
+    }
+    stops
+}
+
+/// Plays a case twice, with budgets cycling through `chunks` and one instruction at a time;
+/// `None` if `play` gives nothing (the program does not load).
+pub fn chunked_and_single<T>(
+    chunks: &[u64],
+    play: impl Fn(&mut dyn FnMut() -> u64) -> Option<T>,
+) -> Option<(T, T)> {
+    let mut chunk = chunks.iter().copied().cycle();
+    let chunked = play(&mut || chunk.next().unwrap_or(1))?;
+    let single = play(&mut || 1)?;
+    Some((chunked, single))
+}
+
+/// Asserts that for every budget in `budgets`, one `run(budget)` of a machine fresh from
+/// `load` executes exactly that many instructions and reaches the state that many `run(1)`
+/// reach.
+pub fn assert_budget_is_exact<M: Machine + asmdbg_core::Snapshot>(
+    load: impl Fn() -> M,
+    budgets: std::ops::RangeInclusive<u64>,
+) {
+    for budget in budgets {
+        let mut chunked = load();
+        let mut single = load();
+        assert_eq!(chunked.run(budget).executed, budget, "budget {budget}");
+        for _ in 0..budget {
+            single.run(1);
+        }
+        assert!(chunked.snapshot() == single.snapshot(), "budget {budget}");
+    }
+}
