@@ -9,7 +9,7 @@
 //! addresses to a slow path and one compare against the span of watched words (the copies are
 //! an `asmdbg_core::DebugCache`); a store also tests the map of decoded code. Whatever a block
 //! cannot hold (TRAP, RTI, an armed keyboard interrupt, a budget ending inside the block) runs
-//! one instruction at a time through [`Cpu::execute`], which `step` uses too.
+//! one instruction at a time through `Cpu::execute`, which `step` uses too.
 //!
 //! Stops that leave an instruction uncommitted (watchpoint, waiting for a key, an unhandled
 //! fault) put the PC back on that instruction; nothing else has changed yet, because every
@@ -140,8 +140,8 @@ pub struct Cpu {
     /// protected and take the slow path.
     plain_lo: u16,
     plain_len: u16,
-    /// A keyboard interrupt can happen (interrupts on and KBSR[14] set): the one per-instruction
-    /// test interrupts cost.
+    /// A keyboard interrupt can happen (interrupts on and KBSR[14] set): then the run loop goes
+    /// one instruction at a time and tests for it before each; otherwise blocks run.
     irq_armed: bool,
     /// KBSR reads in a row that found no key, with no console I/O in between. A program may
     /// check the keyboard once and go on (the read says "not ready"); only a loop that keeps
