@@ -311,3 +311,20 @@ fn a_loop_of_one_block_stops_exactly_at_the_budget() {
         assert_eq!(cpu.state(), one_by_one.state(), "budget {budget}");
     }
 }
+
+#[test]
+fn entering_long_straight_code_at_many_addresses_keeps_running_right() {
+    // Each entry decodes a block of up to 128 instructions; ten thousand entries decode more
+    // ops than the cache keeps, so it starts afresh along the way.
+    let mut cpu = Cpu::new(PATT.semantics);
+    for addr in 0x3000..0xB000 {
+        cpu.mem_mut()[addr] = ADD_R2_1;
+    }
+    cpu.reset_state(0x3000, 0x0002, 0x3000);
+    for (turn, start) in (0x3000u16..0xAFF0).step_by(3).enumerate() {
+        cpu.set_pc(start);
+        assert_eq!(cpu.run(5).executed, 5);
+        assert_eq!(cpu.regs[2] as usize, 5 * (turn + 1) % 0x10000);
+        assert_eq!(cpu.pc, start + 5);
+    }
+}

@@ -28,6 +28,9 @@ use crate::decode::{decode, Instruction};
 /// Most instructions in one block; longer straight-line code continues in the next block.
 pub(super) const MAX_BLOCK: u16 = 128;
 
+/// Most ops all blocks together hold before the cache starts afresh.
+const MAX_CACHED_OPS: usize = 1 << 20;
+
 /// `BlockCache::entry` of an address no block starts at.
 const NO_BLOCK: u32 = u32::MAX;
 
@@ -291,6 +294,11 @@ impl BlockCache {
         breakpoints: &BreakpointBitmap<1024>,
         code: &mut CodeMap,
     ) -> u32 {
+        // Blocks entered at many addresses of long straight code overlap; past this many ops
+        // (about 6 MiB) start afresh rather than grow without bound.
+        if self.ops.len() >= MAX_CACHED_OPS {
+            self.flush(code);
+        }
         let first_op = self.ops.len() as u32;
         let mut addr = start;
         let mut tail = Tail::Next;
