@@ -125,6 +125,15 @@ pub trait Commands: Sync {
     ) -> Result<(Box<dyn asmdbg_session::dap::LaunchedProgram>, String), String>;
 }
 
+/// How the backend's console takes input: line-edited by asmdbg or key by key.
+fn line_mode<B: Backend>(backend: &B) -> asmdbg_session::LineMode {
+    if backend.cooked_console() {
+        asmdbg_session::LineMode::Cooked
+    } else {
+        asmdbg_session::LineMode::Raw
+    }
+}
+
 /// The backend's machine for `program`, once the options are known to apply to its ISA.
 fn load_checked<B: Backend>(
     backend: &B,
@@ -198,12 +207,7 @@ where
         // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
         eprint!("{}", machine.start_of_run_stderr());
         let elf = self.elf(&machine, opts);
-        let line_mode = if self.cooked_console() {
-            crate::console::LineMode::Cooked
-        } else {
-            crate::console::LineMode::Raw
-        };
-        crate::serve(machine, args, line_mode, elf)
+        crate::serve(machine, args, line_mode(self), elf)
     }
 
     fn dap_program(
@@ -213,23 +217,11 @@ where
         opts: &MachineOptions,
         echo: bool,
     ) -> Result<(Box<dyn asmdbg_session::dap::LaunchedProgram>, String), String> {
-        let mut machine = load_checked(self, program, opts).map_err(|e| e.to_string())?;
+        let machine = load_checked(self, program, opts).map_err(|e| e.to_string())?;
         let warnings = machine.start_of_run_stderr();
         let image = self.image(&machine, opts).map_err(|e| e.to_string())?;
-        let written =
-            crate::pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)
-                .map_err(|e| e.to_string())?;
-        let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
-        debuggee.pokes = written;
-        if !args.no_history {
-            debuggee.record_history((args.history_mb as usize) << 20);
-        }
-        let line_mode = if self.cooked_console() {
-            asmdbg_session::LineMode::Cooked
-        } else {
-            asmdbg_session::LineMode::Raw
-        };
-        let discipline = asmdbg_session::Discipline::new(line_mode, echo);
+        let debuggee = crate::debuggee(machine, args).map_err(|e| e.to_string())?;
+        let discipline = asmdbg_session::Discipline::new(line_mode(self), echo);
         let program = asmdbg_session::dap::DapProgram::new(debuggee, image, discipline);
         Ok((Box::new(program), warnings))
     }

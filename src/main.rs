@@ -225,15 +225,30 @@ fn exec_image(
     })
 }
 
+/// The machine as `debug` and `dap` serve it: the `--poke`s applied (and kept, for `monitor
+/// reset`), and history recorded from there unless `--no-history` (the pokes are part of the
+/// start of history).
+pub(crate) fn debuggee<G: asmdbg_core::gdb::GdbMachine>(
+    mut machine: G,
+    args: &DebugArgs,
+) -> Result<asmdbg_core::gdb::Debuggee<G>, pokes::PokeError> {
+    let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)?;
+    let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
+    debuggee.pokes = written;
+    if !args.no_history {
+        debuggee.record_history((args.history_mb as usize) << 20);
+    }
+    Ok(debuggee)
+}
+
 /// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
 pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
-    mut machine: G,
+    machine: G,
     args: &DebugArgs,
     line_mode: console::LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
 ) -> anyhow::Result<ExitCode> {
-    let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)
-        .map_err(SetupError::from)?;
+    let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -253,13 +268,7 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             ConsoleKind::Stdio => (console::stdio(), console::Discipline::new(line_mode, false)),
         };
         eprintln!("console: {}", guest_console.name);
-        let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
         debuggee.exec = exec;
-        debuggee.pokes = written;
-        if !args.no_history {
-            // The pokes are part of the start of history.
-            debuggee.record_history((args.history_mb as usize) << 20);
-        }
         let mut session = debug::Session::new(debuggee, guest_console, discipline);
         session.serve(listener, args.once).await?;
         session.finish();

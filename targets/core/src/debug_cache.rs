@@ -181,11 +181,11 @@ impl<I: Copy> BreakpointCache for PatchedCode<I> {
             return;
         }
         self.synced = generation;
-        self.version += 1;
         if self.stale {
             self.stale = false;
             self.patched.clone_from(&self.code);
         } else if set.addresses().eq(self.marked.iter().copied()) {
+            // The same addresses again (gdb removes and re-inserts them at every stop).
             return;
         } else {
             for i in 0..self.marked.len() {
@@ -207,6 +207,7 @@ impl<I: Copy> BreakpointCache for PatchedCode<I> {
                 self.marked.push(addr);
             }
         }
+        self.version += 1;
     }
 
     fn invalidate(&mut self) {
@@ -225,6 +226,8 @@ pub struct BreakpointBitmap<const WORDS: usize> {
     /// The slots set in `bits`, to clear them without a walk over the whole map.
     marked: Vec<usize>,
     synced: u64,
+    /// Counts the changes to `bits` (see [`BreakpointBitmap::version`]).
+    version: u64,
 }
 
 impl<const WORDS: usize> Default for BreakpointBitmap<WORDS> {
@@ -247,7 +250,15 @@ impl<const WORDS: usize> BreakpointBitmap<WORDS> {
                 .unwrap_or_else(|_| unreachable!("a vector of WORDS words")),
             marked: Vec::new(),
             synced: 0,
+            version: 0,
         }
+    }
+
+    /// A number that changes whenever the set of marked slots does: what a cpu cuts at the
+    /// breakpoints (LC-3's blocks) is good while it stays.
+    #[inline(always)]
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Whether a breakpoint is set on `slot`. Slots wrap modulo the map's size, which the cpu's
@@ -268,15 +279,22 @@ impl<const WORDS: usize> BreakpointCache for BreakpointBitmap<WORDS> {
             return;
         }
         self.synced = generation;
+        let slots = || {
+            set.addresses()
+                .filter_map(|addr| usize::try_from(addr).ok().filter(|&s| s < Self::SLOTS))
+        };
+        if slots().eq(self.marked.iter().copied()) {
+            // The same addresses again (gdb removes and re-inserts them at every stop).
+            return;
+        }
         for slot in self.marked.drain(..) {
             self.bits[slot / 64] = 0;
         }
-        for addr in set.addresses() {
-            if let Some(slot) = usize::try_from(addr).ok().filter(|&s| s < Self::SLOTS) {
-                self.bits[slot / 64] |= 1 << (slot % 64);
-                self.marked.push(slot);
-            }
+        for slot in slots() {
+            self.bits[slot / 64] |= 1 << (slot % 64);
+            self.marked.push(slot);
         }
+        self.version += 1;
     }
 
     fn invalidate(&mut self) {

@@ -20,7 +20,7 @@
 //! - a breakpoint set or cleared: [`BlockCache::sync`] drops every block when the set of
 //!   addresses differs from the one the blocks were cut at.
 
-use asmdbg_core::{BreakpointBitmap, BreakpointSet};
+use asmdbg_core::BreakpointBitmap;
 
 use super::{DEVICE_BASE, USER_BASE};
 use crate::decode::{decode, Instruction};
@@ -160,18 +160,25 @@ pub(super) enum Tail {
 #[derive(Debug, Clone)]
 pub(super) struct Block {
     pub start: u16,
-    /// Instructions in the block: the body, plus one for a control transfer.
+    /// Instructions in the block: the body, plus one for a control transfer (`after - start`,
+    /// kept because the run loop reads it for every block).
     pub len: u16,
     /// The address after the block's last instruction (the fall-through of a BR, the return
     /// address of a JSR).
     pub after: u16,
     pub tail: Tail,
-    /// Every instruction of the block is in user space (x3000–xFDFF), where 3rd-edition
-    /// access control lets user mode fetch.
-    pub in_user_space: bool,
     /// The body's ops in [`BlockCache::ops`].
     first_op: u32,
     end_op: u32,
+}
+
+impl Block {
+    /// Every instruction of the block is in user space (x3000–xFDFF), where 3rd-edition
+    /// access control lets user mode fetch (no block reaches the device page).
+    #[inline(always)]
+    pub fn in_user_space(&self) -> bool {
+        self.start >= USER_BASE
+    }
 }
 
 /// One bit per address some block holds.
@@ -205,10 +212,8 @@ pub(super) struct BlockCache {
     entry: Box<[u32; 0x10000]>,
     blocks: Vec<Block>,
     ops: Vec<Op>,
-    /// The breakpoint set the blocks were cut at: its generation, and its addresses when
-    /// that generation was seen (a set removed and put back the same keeps the blocks).
-    breakpoints_generation: u64,
-    breakpoints: Vec<u64>,
+    /// The [`BreakpointBitmap::version`] the blocks were cut at.
+    breakpoints_version: u64,
     /// The LEA semantics the blocks were decoded with.
     lea_sets_cc: bool,
 }
@@ -219,8 +224,7 @@ impl BlockCache {
             entry: Box::new([NO_BLOCK; 0x10000]),
             blocks: Vec::new(),
             ops: Vec::new(),
-            breakpoints_generation: 0,
-            breakpoints: Vec::new(),
+            breakpoints_version: 0,
             lea_sets_cc,
         }
     }
@@ -239,21 +243,16 @@ impl BlockCache {
     }
 
     /// Drops every block if the breakpoints moved since the blocks were cut at them, or the
-    /// LEA semantics changed.
-    pub fn sync(&mut self, breakpoints: &BreakpointSet, lea_sets_cc: bool, code: &mut CodeMap) {
-        if lea_sets_cc != self.lea_sets_cc {
+    /// LEA semantics changed. `breakpoints` must be synced with the set first.
+    pub fn sync(
+        &mut self,
+        breakpoints: &BreakpointBitmap<1024>,
+        lea_sets_cc: bool,
+        code: &mut CodeMap,
+    ) {
+        if lea_sets_cc != self.lea_sets_cc || breakpoints.version() != self.breakpoints_version {
             self.lea_sets_cc = lea_sets_cc;
-            self.flush(code);
-        }
-        let generation = breakpoints.generation();
-        if generation == self.breakpoints_generation {
-            return;
-        }
-        self.breakpoints_generation = generation;
-        let mut addresses: Vec<u64> = breakpoints.addresses().collect();
-        addresses.sort_unstable();
-        if addresses != self.breakpoints {
-            self.breakpoints = addresses;
+            self.breakpoints_version = breakpoints.version();
             self.flush(code);
         }
     }
@@ -407,7 +406,6 @@ impl BlockCache {
             len: addr - start,
             after: addr,
             tail,
-            in_user_space: start >= USER_BASE,
             first_op,
             end_op: self.ops.len() as u32,
         });

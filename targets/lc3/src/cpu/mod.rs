@@ -741,7 +741,7 @@ impl Cpu {
             .take()
             .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics.lea_sets_cc)));
         blocks.sync(
-            &self.breakpoints,
+            &self.debug.breakpoints,
             self.semantics.lea_sets_cc,
             &mut self.code,
         );
@@ -868,7 +868,7 @@ impl Cpu {
             let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
             let (block, ops) = blocks.block(index);
             let len = u64::from(block.len);
-            if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space) {
+            if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space()) {
                 break Chain::Ordinary;
             }
             // A block that branches back to its own start (a loop of one block) runs again
@@ -1020,8 +1020,9 @@ impl Cpu {
         }
         if addr.wrapping_sub(self.plain_lo) < self.plain_len {
             self.mem[addr as usize] = value;
-            self.wrote(addr);
-            if self.code_stale {
+            // One test of the code map (inside a chain nothing is stale yet).
+            if self.code.holds(addr) {
+                self.code_stale = true;
                 self.cc = cc_of(last);
                 return Err(Exit::Resync);
             }
