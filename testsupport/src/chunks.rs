@@ -52,20 +52,36 @@ pub fn watch_kind(k: u8) -> WatchKind {
 /// Every stop a chunked run saw, with the instruction count and PC at it.
 pub type Stops = Vec<(StopEvent, u64, u64)>;
 
-/// Runs `machine` with budgets drawn from `budget` until `instructions` ran or it stopped for
-/// good: a breakpoint is stepped over, a watch stop resumed by the next run, anything else ends
-/// it. A loop that overshoots the budget (a broken fast path) ends too, rather than running on.
-pub fn run_in_chunks<M: Machine + ?Sized>(
+/// How [`run_paced`] runs a machine.
+pub enum Pace<'a> {
+    /// `run` with the budgets drawn from the function.
+    Chunks(&'a mut dyn FnMut() -> u64),
+    /// One instruction at a time the plain way: the breakpoint test, then `step`. A budget of
+    /// one is not enough for the reference, since a fast path still takes a run or block of a
+    /// single instruction (a branch) within it.
+    Stepped,
+}
+
+/// Runs `machine` at `pace` until `instructions` ran or it stopped for good: a breakpoint is
+/// stepped over, a watch stop resumed by the next run, anything else ends it. A loop that
+/// overshoots the budget (a broken fast path) ends too, rather than running on.
+pub fn run_paced<M: Machine + ?Sized>(
     machine: &mut M,
     instructions: u64,
-    mut budget: impl FnMut() -> u64,
+    mut pace: Pace<'_>,
 ) -> Stops {
     let mut stops = Vec::new();
     let mut rounds = 0;
     while machine.instructions_executed() < instructions && rounds < 4 * instructions {
         rounds += 1;
         let left = instructions.saturating_sub(machine.instructions_executed());
-        let Some(stop) = machine.run(budget().min(left)).stop else {
+        let pc = machine.pc();
+        let stop = match &mut pace {
+            Pace::Chunks(budget) => machine.run(budget().min(left)).stop,
+            Pace::Stepped if machine.breakpoints().contains(pc) => Some(StopEvent::Breakpoint),
+            Pace::Stepped => machine.step(),
+        };
+        let Some(stop) = stop else {
             continue;
         };
         stops.push((stop.clone(), machine.instructions_executed(), machine.pc()));
@@ -83,31 +99,31 @@ pub fn run_in_chunks<M: Machine + ?Sized>(
     stops
 }
 
-/// Plays a case twice, with budgets cycling through `chunks` and one instruction at a time;
-/// `None` if `play` gives nothing (the program does not load).
-pub fn chunked_and_single<T>(
+/// Plays a case twice, with budgets cycling through `chunks` and one instruction at a time
+/// the plain way; `None` if `play` gives nothing (the program does not load).
+pub fn chunked_and_stepped<T>(
     chunks: &[u64],
-    play: impl Fn(&mut dyn FnMut() -> u64) -> Option<T>,
+    play: impl Fn(Pace<'_>) -> Option<T>,
 ) -> Option<(T, T)> {
     let mut chunk = chunks.iter().copied().cycle();
-    let chunked = play(&mut || chunk.next().unwrap_or(1))?;
-    let single = play(&mut || 1)?;
-    Some((chunked, single))
+    let chunked = play(Pace::Chunks(&mut || chunk.next().unwrap_or(1)))?;
+    let stepped = play(Pace::Stepped)?;
+    Some((chunked, stepped))
 }
 
 /// Asserts that for every budget in `budgets`, one `run(budget)` of a machine fresh from
-/// `load` executes exactly that many instructions and reaches the state that many `run(1)`
+/// `load` executes exactly that many instructions and reaches the state that many `step`s
 /// reach.
 pub fn assert_budget_is_exact<M: Machine + asmdbg_core::Snapshot>(
     load: impl Fn() -> M,
-    budgets: std::ops::RangeInclusive<u64>,
+    budgets: impl IntoIterator<Item = u64>,
 ) {
     for budget in budgets {
         let mut chunked = load();
         let mut single = load();
         assert_eq!(chunked.run(budget).executed, budget, "budget {budget}");
         for _ in 0..budget {
-            single.run(1);
+            single.step();
         }
         assert!(chunked.snapshot() == single.snapshot(), "budget {budget}");
     }

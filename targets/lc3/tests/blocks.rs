@@ -1,6 +1,6 @@
 //! The run loop's decoded blocks (src/cpu/blocks.rs) against the ordinary path: a run of many
-//! instructions must end in exactly the state that the same instructions reach one `run(1)` at
-//! a time (which never runs a block: a block longer than the budget runs the ordinary way), with
+//! instructions must end in exactly the state that the same instructions reach one `step` at
+//! a time (which never runs a block), with
 //! the same stops, whatever the code does to itself, to the devices or to the debugger's sets.
 
 use asmdbg_core::{StopEvent, WatchKind};
@@ -55,7 +55,7 @@ fn a_loop_that_rewrites_its_own_first_word_runs_each_new_word() {
     let by_steps = {
         let mut cpu = cpu_with(PATT.semantics, &words);
         for _ in 0..40 {
-            cpu.run(1);
+            cpu.step();
         }
         cpu.state()
     };
@@ -209,7 +209,10 @@ const INSTRUCTIONS: u64 = 1500;
 
 /// Runs `case` with budgets from `budget` until `INSTRUCTIONS` ran or the machine stopped for
 /// good. Breakpoints are stepped over; a watch stop is resumed by the next run.
-fn play(case: &Case, mut budget: impl FnMut() -> u64) -> (Trace, CpuState) {
+/// Plays `case` with budgets drawn from `budget`, or without one (`None`) one instruction at a
+/// time the plain way: the breakpoint test, then `step`. (A budget of one is no reference: a
+/// block of a single branch fits in it.)
+fn play(case: &Case, mut budget: Option<&mut dyn FnMut() -> u64>) -> (Trace, CpuState) {
     let profiles = [&PATT, &LC3TOOLS, &LC3SIM];
     let semantics = profiles[case.profile].semantics;
     let mut cpu = cpu_with(semantics, &case.words);
@@ -235,7 +238,12 @@ fn play(case: &Case, mut budget: impl FnMut() -> u64) -> (Trace, CpuState) {
     while cpu.instructions_executed() < INSTRUCTIONS && rounds < 4 * INSTRUCTIONS {
         rounds += 1;
         let left = INSTRUCTIONS.saturating_sub(cpu.instructions_executed());
-        let Some(stop) = cpu.run(budget().min(left)).stop else {
+        let stop = match budget.as_mut() {
+            Some(budget) => cpu.run(budget().min(left)).stop,
+            None if cpu.breakpoints.contains(cpu.pc.into()) => Some(StopEvent::Breakpoint),
+            None => cpu.step(),
+        };
+        let Some(stop) = stop else {
             continue;
         };
         stops.push((stop.clone(), cpu.instructions_executed(), cpu.pc));
@@ -267,8 +275,8 @@ proptest! {
     #[test]
     fn blocks_end_where_single_instructions_end(case in case()) {
         let mut chunk = case.chunks.iter().copied().cycle();
-        let (in_blocks, state) = play(&case, || chunk.next().unwrap_or(1));
-        let (one_by_one, expected) = play(&case, || 1);
+        let (in_blocks, state) = play(&case, Some(&mut || chunk.next().unwrap_or(1)));
+        let (one_by_one, expected) = play(&case, None);
         prop_assert_eq!(in_blocks, one_by_one);
         let differ: Vec<(usize, u16, u16)> = (0..0x10000)
             .filter(|&a| state.mem[a] != expected.mem[a])
@@ -306,7 +314,7 @@ fn a_loop_of_one_block_stops_exactly_at_the_budget() {
         let mut one_by_one = cpu.clone();
         assert_eq!(cpu.run(budget).executed, budget, "budget {budget}");
         for _ in 0..budget {
-            one_by_one.run(1);
+            one_by_one.step();
         }
         assert_eq!(cpu.state(), one_by_one.state(), "budget {budget}");
     }
@@ -326,5 +334,29 @@ fn entering_long_straight_code_at_many_addresses_keeps_running_right() {
         assert_eq!(cpu.run(5).executed, 5);
         assert_eq!(cpu.regs[2] as usize, 5 * (turn + 1) % 0x10000);
         assert_eq!(cpu.pc, start + 5);
+    }
+}
+
+#[test]
+fn a_user_fetch_from_system_space_pushes_the_address_it_fetched_from() {
+    // x3000 BRz x2FFF in user mode (lc3tools: access control and exceptions). The fetch at
+    // x2FFF raises the access violation; lc3tools pushes the faulting instruction's own
+    // address. `run` once pushed x2FFE (it took the PC as already past the word), which the
+    // stepped reference above found.
+    let words = [0x05FE];
+    for by_run in [false, true] {
+        let mut cpu = cpu_with(LC3TOOLS.semantics, &words);
+        cpu.poke(0x0102, 0x3000); // the access-violation vector
+        cpu.set_psr(PSR_USER | 0x0002);
+        cpu.saved_ssp = 0x2F00;
+        if by_run {
+            assert_eq!(cpu.run(2).executed, 2);
+        } else {
+            cpu.step();
+            cpu.step();
+        }
+        assert_eq!(cpu.pc, 0x3000, "run: {by_run}");
+        assert_eq!(cpu.regs[6], 0x2EFE, "run: {by_run}");
+        assert_eq!(cpu.mem()[0x2EFE], 0x2FFF, "the pushed PC; run: {by_run}");
     }
 }

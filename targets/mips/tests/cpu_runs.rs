@@ -1,12 +1,12 @@
 //! The run loop's straight-line runs (src/cpu/runs.rs) against the ordinary path: a program run
 //! in chunks of many instructions must end in exactly the state, with the same stops, that the
-//! same instructions reach one `run(1)` at a time (a run longer than the budget executes the
-//! ordinary way), whatever the program branches to, traps on, or prints.
+//! same instructions reach one `step` at a time (which never takes the runs: a budget of one still
+//! takes a run of a single branch), whatever the program branches to, traps on, or prints.
 
 use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
 use asmdbg_mips::{load_machine, MipsMachine};
 use asmdbg_testsupport::chunks::{
-    assert_budget_is_exact, chunk_case, chunked_and_single, run_in_chunks, watch_kind, ChunkCase,
+    assert_budget_is_exact, chunk_case, chunked_and_stepped, run_paced, watch_kind, ChunkCase, Pace,
 };
 use proptest::prelude::*;
 
@@ -16,15 +16,17 @@ fn line(lines: usize) -> impl Strategy<Value = String> {
     let reg = || prop::sample::select(vec!["$t0", "$t1", "$t2", "$t3", "$s1", "$zero"]);
     let label = move || (0..lines).prop_map(|k| format!("L{k}"));
     prop_oneof![
-        6 => (prop::sample::select(vec!["addu", "subu", "xor", "or", "and", "slt", "sltu", "add", "sub", "mul"]), reg(), reg(), reg())
+        6 => (prop::sample::select(vec!["addu", "subu", "xor", "or", "and", "nor", "slt", "sltu", "add", "sub", "mul", "sllv", "srlv", "srav"]), reg(), reg(), reg())
             .prop_map(|(op, d, s, t)| format!("{op} {d}, {s}, {t}")),
-        4 => (prop::sample::select(vec!["addiu", "addi", "andi", "ori", "slti"]), reg(), reg(), -40i32..40)
+        4 => (prop::sample::select(vec!["addiu", "addi", "andi", "ori", "xori", "slti", "sltiu"]), reg(), reg(), -40i32..40)
             .prop_map(|(op, d, s, imm)| format!("{op} {d}, {s}, {imm}")),
+        // Values near the ends of the signed range, so that add, sub and addi overflow.
+        1 => (reg(), prop::sample::select(vec![0x7fffu32, 0x8000, 0xffff, 0])).prop_map(|(d, v)| format!("lui {d}, {v}")),
         2 => (prop::sample::select(vec!["sll", "srl", "sra"]), reg(), reg(), 0u32..32)
             .prop_map(|(op, d, t, sa)| format!("{op} {d}, {t}, {sa}")),
-        3 => (prop::sample::select(vec!["lw", "sw", "lb", "sb", "lhu"]), reg(), 0i32..16)
+        3 => (prop::sample::select(vec!["lw", "sw", "lb", "lbu", "sb", "lh", "lhu", "sh"]), reg(), 0i32..16)
             .prop_map(|(op, r, k)| format!("{op} {r}, {}($s0)", k * 4)),
-        1 => reg().prop_map(|r| format!("lw {r}, 2($s0)")),
+        1 => (prop::sample::select(vec!["lw", "lh", "sh", "sw"]), reg()).prop_map(|(op, r)| format!("{op} {r}, 3($s0)")),
         3 => (prop::sample::select(vec!["beq", "bne"]), reg(), reg(), label())
             .prop_map(|(op, s, t, l)| format!("{op} {s}, {t}, {l}")),
         2 => (prop::sample::select(vec!["bgtz", "blez", "bltz", "bgez"]), reg(), label())
@@ -32,6 +34,8 @@ fn line(lines: usize) -> impl Strategy<Value = String> {
         1 => label().prop_map(|l| format!("j {l}")),
         1 => label().prop_map(|l| format!("jal {l}")),
         1 => Just("jr $ra".to_string()),
+        1 => (prop::sample::select(vec!["bltzal", "bgezal"]), reg(), label()).prop_map(|(op, s, l)| format!("{op} {s}, {l}")),
+        1 => label().prop_map(|l| format!("la $t3, {l}\njalr $t3")),
         1 => (reg(), reg()).prop_map(|(s, t)| format!("div {s}, {t}")),
         1 => (reg(), reg()).prop_map(|(s, t)| format!("teq {s}, {t}")),
         1 => (32u8..127).prop_map(|c| format!("li $v0, 11\nli $a0, {c}\nsyscall")),
@@ -50,7 +54,7 @@ fn case() -> impl Strategy<Value = Case> {
 fn source(case: &Case) -> String {
     let mut src = String::from(
         ".ktext 0x80000180\nmfc0 $k0, $14\naddiu $k0, $k0, 4\nmtc0 $k0, $14\neret\n\
-         .data\nbuf: .space 64\n.text\nmain: la $s0, buf\nli $t1, 3\nla $ra, L0\n",
+         .data\nbuf: .word 0x8000ffff, -2, 0x7fff8081, 3\n.space 48\n.text\nmain: la $s0, buf\nli $t1, 3\nla $ra, L0\n",
     );
     for (k, line) in case.lines.iter().enumerate() {
         src.push_str(&format!("L{k}: {line}\n"));
@@ -67,7 +71,7 @@ type Trace = (
 
 const INSTRUCTIONS: u64 = 1500;
 
-fn play(case: &Case, budget: &mut dyn FnMut() -> u64) -> Option<Trace> {
+fn play(case: &Case, pace: Pace<'_>) -> Option<Trace> {
     // Some random lines do not assemble (a label a pseudo-instruction cannot reach): no case.
     let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
     // Breakpoints on lines, by their labels.
@@ -82,7 +86,7 @@ fn play(case: &Case, budget: &mut dyn FnMut() -> u64) -> Option<Trace> {
         m.watchpoints()
             .insert(0x1001_0000 + 4 * u64::from(word), 4, kind);
     }
-    let stops = run_in_chunks(&mut m, INSTRUCTIONS, budget);
+    let stops = run_paced(&mut m, INSTRUCTIONS, pace);
     let output = m.console().take_output();
     Some((stops, m.snapshot(), output))
 }
@@ -92,7 +96,7 @@ proptest! {
 
     #[test]
     fn runs_end_where_single_instructions_end(case in case()) {
-        let played = chunked_and_single(&case.chunks, |budget| play(&case, budget));
+        let played = chunked_and_stepped(&case.chunks, |pace| play(&case, pace));
         prop_assume!(played.is_some(), "the program does not assemble");
         let (in_runs, one_by_one) = played.unwrap_or_else(|| unreachable!());
         prop_assert!(in_runs == one_by_one, "{}", source(&case));
@@ -104,6 +108,23 @@ fn a_loop_of_one_run_stops_exactly_at_the_budget() {
     let src = ".text\nmain: li $t0, 20\nloop: addiu $t1, $t1, 3\naddiu $t0, $t0, -1\nbne $t0, $zero, loop\nli $v0, 10\nsyscall\n";
     let load = || load_machine("loop.asm", src, &MachineOptions::default()).unwrap();
     assert_budget_is_exact(load, 1..=49);
+}
+
+#[test]
+fn straight_code_longer_than_a_run_ends_as_one_instruction_at_a_time() {
+    // 150 instructions between the loop's start and its branch: runs of at most 64, entered
+    // at whatever instruction the previous one ended before.
+    let mut src = String::from(".text\nmain: li $t0, 7\nloop:\n");
+    for k in 0..150 {
+        src.push_str(&format!(
+            "addiu $t{}, $t{}, {k}\n",
+            1 + k % 4,
+            1 + (k + 1) % 4
+        ));
+    }
+    src.push_str("addiu $t0, $t0, -1\nbne $t0, $zero, loop\nli $v0, 10\nsyscall\n");
+    let load = || load_machine("long.asm", &src, &MachineOptions::default()).unwrap();
+    assert_budget_is_exact(load, [1, 63, 64, 65, 100, 151, 152, 153, 1000]);
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! The run loop against one instruction at a time: a program run in chunks of many
 //! instructions must end in exactly the state, with the same stops and output, that the same
-//! instructions reach one `run(1)` at a time. (The LC-3 and MIPS loops, which run blocks, have
+//! instructions reach one `step` at a time. (The LC-3 and MIPS loops, which run blocks, have
 //! the same test; here it guards the loop against such a change. Straight-line runs as MIPS
 //! has them were measured here and dropped: 5% fewer host instructions, no faster.)
 
 use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
 use asmdbg_simplerisc::{load_machine, SrMachine};
 use asmdbg_testsupport::chunks::{
-    assert_budget_is_exact, chunk_case, chunked_and_single, run_in_chunks, watch_kind, ChunkCase,
+    assert_budget_is_exact, chunk_case, chunked_and_stepped, run_paced, watch_kind, ChunkCase, Pace,
 };
 use proptest::prelude::*;
 
@@ -56,7 +56,7 @@ type Trace = (
 
 const INSTRUCTIONS: u64 = 1500;
 
-fn play(case: &Case, budget: &mut dyn FnMut() -> u64) -> Option<Trace> {
+fn play(case: &Case, pace: Pace<'_>) -> Option<Trace> {
     let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
     // The prelude is two instructions: line k is at slot k + 2, byte address 4 * (k + 2).
     for &k in &case.breakpoints {
@@ -66,7 +66,7 @@ fn play(case: &Case, budget: &mut dyn FnMut() -> u64) -> Option<Trace> {
         let kind = watch_kind(kind);
         m.watchpoints().insert(256 + 4 * u64::from(word), 4, kind);
     }
-    let stops = run_in_chunks(&mut m, INSTRUCTIONS, budget);
+    let stops = run_paced(&mut m, INSTRUCTIONS, pace);
     let output = m.console().take_output();
     Some((stops, m.snapshot(), output))
 }
@@ -76,7 +76,7 @@ proptest! {
 
     #[test]
     fn runs_end_where_single_instructions_end(case in case()) {
-        let played = chunked_and_single(&case.chunks, |budget| play(&case, budget));
+        let played = chunked_and_stepped(&case.chunks, |pace| play(&case, pace));
         prop_assume!(played.is_some(), "the program does not assemble");
         let (in_runs, one_by_one) = played.unwrap_or_else(|| unreachable!());
         prop_assert!(in_runs == one_by_one, "{}", source(&case));

@@ -538,6 +538,9 @@ impl Cpu {
     #[inline(always)]
     fn execute<const WATCH: bool>(&mut self) -> Result<(), Exit> {
         if self.pc.wrapping_sub(self.plain_lo) >= self.plain_len && self.protected(self.pc) {
+            // Past the word, as after any fetch: whoever resolves the exit takes the
+            // instruction's address as the PC before it (the run loop as `self.pc - 1`).
+            self.pc = self.pc.wrapping_add(1);
             return Err(Exit::Exception(VEC_ACCESS));
         }
         let word = self.mem[self.pc as usize];
