@@ -21,7 +21,6 @@ pub mod isa;
 pub mod machine;
 pub mod options;
 pub mod rate;
-pub mod runs;
 pub mod snapshot;
 pub mod symbols;
 pub mod word_bytes;
@@ -37,7 +36,6 @@ pub use host::{HostInput, InputLog, Journal};
 pub use isa::{Isa, IsaInfo};
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo, RegisterScope};
 pub use options::{Flag, MachineOptions};
-pub use runs::StraightRuns;
 pub use snapshot::Snapshot;
 pub use symbols::{
     DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,

@@ -461,7 +461,7 @@ fn syscall_trap() -> Result<(), Trap> {
 }
 
 #[cold]
-fn overflow() -> Trap {
+pub(super) fn overflow() -> Trap {
     Trap::exception(exc::OVERFLOW, "arithmetic overflow")
 }
 

@@ -18,6 +18,7 @@
 mod access;
 mod exec;
 mod fpu;
+mod ops;
 mod runs;
 mod state;
 mod text;
@@ -92,8 +93,9 @@ pub struct Cpu {
     pub instructions: u64,
     /// The run stopped at a `syscall` the machine has to perform (see [`Trap::Syscall`]).
     syscall_pending: bool,
-    /// Where the straight-line runs of user text end (the run loop without delay slots).
-    run_ends: asmdbg_core::StraightRuns,
+    /// Where the straight-line runs of user text end, and their ops (the run loop without
+    /// delay slots).
+    runs: runs::Runs,
 }
 
 impl Cpu {
@@ -131,7 +133,7 @@ impl Cpu {
             delay_target: 0,
             instructions: 0,
             syscall_pending: false,
-            run_ends: asmdbg_core::StraightRuns::default(),
+            runs: runs::Runs::default(),
         }
     }
 

@@ -1,20 +1,21 @@
 //! The run loop without delay slots (MARS's default): user text a straight-line run at a time.
 //!
-//! A run ([`asmdbg_core::StraightRuns`]) starts where execution enters user text and ends at
-//! the first instruction that may move the PC elsewhere (a branch, a jump, `eret`, a
-//! breakpoint's `DebugStop`, the end of the code). Its instructions execute one after another
-//! from the breakpoint-patched copy with no fetch, alignment or budget test each (the budget is
-//! tested once per run), and a run whose last instruction branches back to its start goes
-//! round again at once. Where the runs end is derived from the patched code and recomputed whenever
-//! [`asmdbg_core::PatchedCode::version`] changes (a breakpoint set or cleared, code patched
-//! or restored). Anything else (kernel text, a PC off the text, a budget ending inside the
-//! run) executes one instruction the ordinary way.
+//! A run starts where execution enters user text and ends at the first instruction that may
+//! move the PC elsewhere (a branch, a jump, `eret`, a breakpoint's `DebugStop`, the end of the
+//! code), or after [`MAX_RUN`] instructions. It executes as the ops of `ops.rs`, one after
+//! another from the breakpoint-patched copy, with no fetch, alignment or budget test each (the
+//! budget is tested once per run), and a run whose last instruction branches back to its start
+//! goes round again at once. The ops and where the runs end are derived from the patched code
+//! and derived again whenever [`asmdbg_core::PatchedCode::version`] changes (a breakpoint set
+//! or cleared, code patched or restored). Anything else (kernel text, a PC off the text, a
+//! budget ending inside the run) executes one instruction the ordinary way.
 
-use asmdbg_core::{StopEvent, StraightRuns};
+use asmdbg_core::StopEvent;
 
 use crate::decode::Instruction;
 use crate::memory::TEXT_BASE;
 
+use super::ops::{translate, Op};
 use super::{Cpu, Trap};
 
 /// Whether the PC after `instr` may be other than the next word.
@@ -41,14 +42,55 @@ fn may_transfer(instr: Instruction) -> bool {
     )
 }
 
+/// Most instructions in one run: a run is taken whole or not at all, and the debugger's slices
+/// (1024 instructions) should rarely end with a run that no longer fits.
+const MAX_RUN: usize = 64;
+
+/// What the run loop derives from the patched code: its ops, and for each slot where the run
+/// that starts there ends.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Runs {
+    ops: Vec<Op>,
+    /// For each slot, the slot of the last instruction of the run that starts there.
+    last: Vec<u32>,
+    /// The version of the patched code both were derived from.
+    version: Option<u64>,
+}
+
+impl Runs {
+    /// Derives the ops and the runs' ends again if `code` is not the `version` they were
+    /// derived from: O(code), once per change of the breakpoints or the code.
+    fn sync(&mut self, code: &[Instruction], version: u64) {
+        if self.version == Some(version) && self.ops.len() == code.len() {
+            return;
+        }
+        self.version = Some(version);
+        self.ops.clear();
+        let pcs = (TEXT_BASE..).step_by(4);
+        self.ops
+            .extend(pcs.zip(code).map(|(pc, &instr)| translate(pc, instr)));
+        // A run ends at the first instruction that may transfer control, at the end of the
+        // code, or after MAX_RUN instructions.
+        self.last.clear();
+        self.last.resize(code.len(), 0);
+        let mut transfer = code.len().saturating_sub(1);
+        for k in (0..code.len()).rev() {
+            if may_transfer(code[k]) {
+                transfer = k;
+            }
+            self.last[k] = transfer.min(k + MAX_RUN - 1) as u32;
+        }
+    }
+}
+
 impl Cpu {
     /// Runs up to `budget` instructions without delay slots; the result as `run_loop`'s.
     pub(super) fn run_straight(&mut self, budget: u64) -> (u64, Option<StopEvent>) {
         let code = self.debug.breakpoints.lend_patched();
-        let mut ends = std::mem::take(&mut self.run_ends);
-        ends.sync(code.len(), self.debug.breakpoints.version());
-        let outcome = self.run_straight_in(&code, &mut ends, budget);
-        self.run_ends = ends;
+        let mut runs = std::mem::take(&mut self.runs);
+        runs.sync(&code, self.debug.breakpoints.version());
+        let outcome = self.run_straight_in(&code, &runs, budget);
+        self.runs = runs;
         self.debug.breakpoints.restore_patched(code);
         outcome
     }
@@ -57,51 +99,33 @@ impl Cpu {
     fn run_straight_in(
         &mut self,
         code: &[Instruction],
-        ends: &mut StraightRuns,
+        runs: &Runs,
         budget: u64,
     ) -> (u64, Option<StopEvent>) {
         let mut executed = 0u64;
         let mut pc = self.pc;
+        let ops = &runs.ops[..];
         while executed < budget {
             let slot = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
             if pc & 3 == 0 && slot < code.len() {
-                let last = ends.last_of(slot, code, may_transfer);
+                let last = runs.last[slot] as usize;
                 let len = (last - slot + 1) as u64;
                 if len <= budget - executed {
                     let start = pc;
-                    let (body, tail) = (&code[slot..last], code[last]);
-                    let trapped = loop {
-                        let mut at = start;
-                        let mut trapped = None;
-                        for &instr in body {
-                            if let Err(trap) = self.execute::<false>(at, instr) {
-                                trapped = Some(trap);
-                                break;
+                    let run = &ops[slot..=last];
+                    let (rounds, outcome) =
+                        self.run_ops(start, run, code, (budget - executed) / len);
+                    executed += rounds * len;
+                    match outcome {
+                        Ok(next) => pc = next,
+                        Err((at, trap)) => {
+                            // The instructions before `at` completed.
+                            executed += u64::from(at.wrapping_sub(start) >> 2);
+                            if let Some(stop) = self.trapped(at, trap, &mut executed) {
+                                return stop;
                             }
-                            at = at.wrapping_add(4);
+                            pc = self.pc;
                         }
-                        if let Some(trap) = trapped {
-                            break Some((at, trap));
-                        }
-                        match self.execute::<false>(at, tail) {
-                            Ok(next) => {
-                                executed += len;
-                                pc = next;
-                                // A loop of one run goes round again.
-                                if next != start || len > budget - executed {
-                                    break None;
-                                }
-                            }
-                            Err(trap) => break Some((at, trap)),
-                        }
-                    };
-                    if let Some((at, trap)) = trapped {
-                        // The instructions before `at` completed.
-                        executed += u64::from(at.wrapping_sub(start) >> 2);
-                        if let Some(stop) = self.trapped(at, trap, &mut executed) {
-                            return stop;
-                        }
-                        pc = self.pc;
                     }
                     continue;
                 }
@@ -112,10 +136,10 @@ impl Cpu {
                 Err(Trap::Breakpoint)
             } else {
                 match code.get(slot).filter(|_| pc & 3 == 0) {
-                    Some(&instr) => self.execute::<false>(pc, instr),
+                    Some(&instr) => self.execute_outlined(pc, instr),
                     None => self
                         .fetch_unmarked(pc)
-                        .and_then(|instr| self.execute::<false>(pc, instr)),
+                        .and_then(|instr| self.execute_outlined(pc, instr)),
                 }
             };
             match result {
