@@ -875,22 +875,18 @@ impl Cpu {
                 break Chain::Ordinary;
             }
             // A block that branches back to its own start (a loop of one block) runs again
-            // at once: its start was tested for a breakpoint and nothing else changed.
-            loop {
-                match self.run_block::<WATCH>(block, ops, &mut last) {
-                    Ok(next) => {
-                        *done += len;
-                        pc = next;
-                        if next != block.start || len > left - *done {
-                            break;
-                        }
-                    }
-                    Err((ran, exit)) => {
-                        // `run_block` left the PC past the op that exited, and the condition
-                        // codes written back (or set by a store to the PSR).
-                        *done += ran;
-                        return Chain::Exit(exit);
-                    }
+            // at once, as long as the budget allows another round: its start was tested for a
+            // breakpoint and nothing else changed.
+            let max_rounds = (left - *done) / len;
+            let (rounds, outcome) = self.run_block::<WATCH>(block, ops, &mut last, max_rounds);
+            *done += rounds * len;
+            match outcome {
+                Ok(next) => pc = next,
+                Err((ran, exit)) => {
+                    // `run_block` left the PC past the op that exited, and the condition
+                    // codes written back (or set by a store to the PSR).
+                    *done += ran;
+                    return Chain::Exit(exit);
                 }
             }
         };
@@ -899,18 +895,21 @@ impl Cpu {
         end
     }
 
-    /// Executes a whole block and returns the PC after it. The registers stay in `self.regs`
-    /// (a local copy costs more in store-forwarding stalls at the block's ends than it
-    /// saves); the condition codes are `last`, the last value that set them. An op that
-    /// leaves the ordinary path stops the block: the PC is set past that op (as
-    /// [`Cpu::execute`] leaves it) and the ops completed before it are returned with the exit.
+    /// Executes a whole block, at most `max_rounds` times (at least once) while it branches
+    /// back to its start, and returns the rounds completed and the PC after the last. The
+    /// registers stay in `self.regs` (a local copy costs more in store-forwarding stalls at
+    /// the block's ends than it saves); the condition codes are `last`, the last value that
+    /// set them. An op that leaves the ordinary path stops the block: the PC is set past that
+    /// op (as [`Cpu::execute`] leaves it) and the ops completed before it in its round are
+    /// returned with the exit.
     #[inline(always)]
     fn run_block<const WATCH: bool>(
         &mut self,
         block: &blocks::Block,
         ops: &[Op],
         last: &mut u16,
-    ) -> Result<u16, (u64, Exit)> {
+        max_rounds: u64,
+    ) -> (u64, Result<u16, (u64, Exit)>) {
         macro_rules! reg {
             ($r:expr) => {
                 self.regs[$r.index()]
@@ -923,70 +922,84 @@ impl Cpu {
                 *last = value;
             }};
         }
-        for (i, &op) in ops.iter().enumerate() {
-            macro_rules! leave {
-                ($exit:expr) => {{
-                    self.pc = block.start.wrapping_add(i as u16 + 1);
-                    return Err((i as u64, $exit));
-                }};
-            }
-            macro_rules! load {
-                ($addr:expr) => {
-                    match self.load_in_block::<WATCH>($addr, *last) {
-                        Ok(value) => value,
-                        Err(exit) => leave!(exit),
-                    }
-                };
-            }
-            macro_rules! store {
-                ($addr:expr, $value:expr) => {
-                    if let Err(exit) = self.store_in_block::<WATCH>($addr, $value, *last) {
-                        leave!(exit)
-                    }
-                };
-            }
-            match op {
-                Op::AddReg { dr, sr1, sr2 } => set!(dr, reg!(sr1).wrapping_add(reg!(sr2))),
-                Op::AddImm { dr, sr1, imm } => set!(dr, reg!(sr1).wrapping_add(imm)),
-                Op::AndReg { dr, sr1, sr2 } => set!(dr, reg!(sr1) & reg!(sr2)),
-                Op::AndImm { dr, sr1, imm } => set!(dr, reg!(sr1) & imm),
-                Op::Not { dr, sr } => set!(dr, !reg!(sr)),
-                Op::Ld { dr, addr } => set!(dr, load!(addr)),
-                Op::Ldi { dr, addr } => {
-                    let pointer = load!(addr);
-                    set!(dr, load!(pointer))
+        let mut rounds = 0;
+        loop {
+            let mut body = ops.iter();
+            while let Some(op) = body.next() {
+                macro_rules! leave {
+                    ($exit:expr) => {{
+                        // The ops after this one are still in `body`.
+                        let ran = (ops.len() - body.len() - 1) as u16;
+                        self.pc = block.start.wrapping_add(ran + 1);
+                        return (rounds, Err((u64::from(ran), $exit)));
+                    }};
                 }
-                Op::Ldr { dr, base, offset } => set!(dr, load!(reg!(base).wrapping_add(offset))),
-                Op::Lea { dr, value } => reg!(dr) = value,
-                Op::LeaCc { dr, value } => set!(dr, value),
-                Op::St { sr, addr } => store!(addr, reg!(sr)),
-                Op::Sti { sr, addr } => {
-                    let pointer = load!(addr);
-                    store!(pointer, reg!(sr))
+                macro_rules! load {
+                    ($addr:expr) => {
+                        match self.load_in_block::<WATCH>($addr, *last) {
+                            Ok(value) => value,
+                            Err(exit) => leave!(exit),
+                        }
+                    };
                 }
-                Op::Str { sr, base, offset } => store!(reg!(base).wrapping_add(offset), reg!(sr)),
+                macro_rules! store {
+                    ($addr:expr, $value:expr) => {
+                        if let Err(exit) = self.store_in_block::<WATCH>($addr, $value, *last) {
+                            leave!(exit)
+                        }
+                    };
+                }
+                match *op {
+                    Op::AddReg { dr, sr1, sr2 } => set!(dr, reg!(sr1).wrapping_add(reg!(sr2))),
+                    Op::AddImm { dr, sr1, imm } => set!(dr, reg!(sr1).wrapping_add(imm)),
+                    Op::AndReg { dr, sr1, sr2 } => set!(dr, reg!(sr1) & reg!(sr2)),
+                    Op::AndImm { dr, sr1, imm } => set!(dr, reg!(sr1) & imm),
+                    Op::Not { dr, sr } => set!(dr, !reg!(sr)),
+                    Op::Ld { dr, addr } => set!(dr, load!(addr)),
+                    Op::Ldi { dr, addr } => {
+                        let pointer = load!(addr);
+                        set!(dr, load!(pointer))
+                    }
+                    Op::Ldr { dr, base, offset } => {
+                        set!(dr, load!(reg!(base).wrapping_add(offset)))
+                    }
+                    Op::Lea { dr, value } => reg!(dr) = value,
+                    Op::LeaCc { dr, value } => set!(dr, value),
+                    Op::St { sr, addr } => store!(addr, reg!(sr)),
+                    Op::Sti { sr, addr } => {
+                        let pointer = load!(addr);
+                        store!(pointer, reg!(sr))
+                    }
+                    Op::Str { sr, base, offset } => {
+                        store!(reg!(base).wrapping_add(offset), reg!(sr))
+                    }
+                }
+            }
+            let next = match block.tail {
+                Tail::Next => block.after,
+                Tail::Br { nzp, target } => {
+                    if nzp & cc_of(*last) != 0 {
+                        target
+                    } else {
+                        block.after
+                    }
+                }
+                Tail::Jmp { base } => reg!(base),
+                Tail::Jsr { target } => {
+                    self.regs[7] = block.after;
+                    target
+                }
+                Tail::Jsrr { base } => {
+                    let target = reg!(base);
+                    self.regs[7] = block.after;
+                    target
+                }
+            };
+            rounds += 1;
+            if next != block.start || rounds == max_rounds {
+                return (rounds, Ok(next));
             }
         }
-        Ok(match block.tail {
-            Tail::Next => block.after,
-            Tail::Br { nzp, target } => {
-                if nzp & cc_of(*last) != 0 {
-                    target
-                } else {
-                    block.after
-                }
-            }
-            Tail::Jmp { base } => reg!(base),
-            Tail::Jsr { target } => {
-                self.regs[7] = block.after;
-                target
-            }
-            Tail::Jsrr { base } => {
-                let target = reg!(base);
-                self.regs[7] = block.after;
-                target
-            }
-        })
     }
 
     /// A load from inside a block, as [`Cpu::load`]. Whatever leaves the plain path (a device
