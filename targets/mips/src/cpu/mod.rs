@@ -3,17 +3,19 @@
 //!
 //! Split by concern, as mooneye-gb splits its cpu: this file holds the registers, `step` and
 //! the run loop with delay slots; `runs.rs` the run loop without them (MARS's default), a
-//! straight-line run of user text at a time; `exec.rs` executes integer and control instructions, `access.rs` does loads
-//! and stores with MARS's checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs`
-//! MARS's reaction to exceptions and its error texts, `text.rs` the decoded text segments and
-//! their breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot. The
+//! straight-line run of user text at a time, executing the compact ops of `ops.rs`; `exec.rs`
+//! executes integer and control instructions, `access.rs` does loads and stores with MARS's
+//! checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs` MARS's reaction to
+//! exceptions and its error texts, `text.rs` the decoded text segments and their
+//! breakpoint-patched copy, `state.rs` the cpu's part of a machine snapshot. The
 //! breakpoint-patched copy, the watch filter and the resume-after-watch flag are the generic
 //! [`asmdbg_core::DebugCache`] the other cpus use too.
 //!
-//! The text segments are kept as decoded [`Instruction`]s (one per word, decoded when loaded or
-//! written), so the hot loop never decodes; without delay slots it walks them a run at a time. Without
-//! self-modifying code MARS refuses loads and stores to text, so the cache can only change through
-//! the debugger, which goes through [`Cpu::write_text_word`].
+//! The text segments are kept as decoded [`Instruction`]s (one per word, decoded when loaded
+//! or written), so the hot loop never decodes; without delay slots it runs the ops translated
+//! from them a run at a time. Without self-modifying code MARS refuses loads and stores to
+//! text, so the code can only change through the debugger, which goes through
+//! [`Cpu::write_text_word`].
 
 mod access;
 mod exec;
