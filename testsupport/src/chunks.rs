@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use asmdbg_core::{Machine, StopEvent, WatchKind};
+use asmdbg_core::{Machine, Snapshot, StopEvent, WatchKind};
 use proptest::prelude::*;
 
 /// A random program of `lines` (each line labelled by its index, so branches can go to any of
@@ -97,6 +97,36 @@ pub fn run_paced<M: Machine + ?Sized>(
         }
     }
     stops
+}
+
+/// How a played case ended: every stop with the count and PC at it, and the machine's state
+/// and output at the end.
+pub type Played<S> = (Stops, S, Vec<u8>);
+
+/// Sets `case`'s breakpoints (line `k` at `line_addr(k)`, if it has an address) and its
+/// watchpoints (4-byte word `w` at `word_addr(w)`) on `machine`, then runs it at `pace` for
+/// `instructions` ([`run_paced`]).
+pub fn play_case<M: Machine + Snapshot>(
+    mut machine: M,
+    case: &ChunkCase,
+    line_addr: impl Fn(usize) -> Option<u64>,
+    word_addr: impl Fn(u32) -> u64,
+    instructions: u64,
+    pace: Pace<'_>,
+) -> Played<M::State> {
+    for &k in &case.breakpoints {
+        if let Some(addr) = line_addr(k) {
+            machine.breakpoints().insert(addr);
+        }
+    }
+    for &(word, kind) in &case.watches {
+        machine
+            .watchpoints()
+            .insert(word_addr(word), 4, watch_kind(kind));
+    }
+    let stops = run_paced(&mut machine, instructions, pace);
+    let output = machine.console().take_output();
+    (stops, machine.snapshot(), output)
 }
 
 /// Plays a case twice, with budgets cycling through `chunks` and one instruction at a time

@@ -6,7 +6,7 @@
 use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
 use asmdbg_mips::{load_machine, MipsMachine};
 use asmdbg_testsupport::chunks::{
-    assert_budget_is_exact, chunk_case, chunked_and_stepped, run_paced, watch_kind, ChunkCase, Pace,
+    assert_budget_is_exact, chunk_case, chunked_and_stepped, play_case, ChunkCase, Pace, Played,
 };
 use proptest::prelude::*;
 
@@ -62,33 +62,16 @@ fn source(case: &Case) -> String {
     src
 }
 
-/// Every stop with the count and PC at it, and the machine's state and output at the end.
-type Trace = (
-    Vec<(StopEvent, u64, u64)>,
-    <MipsMachine as Snapshot>::State,
-    Vec<u8>,
-);
-
 const INSTRUCTIONS: u64 = 1500;
 
-fn play(case: &Case, pace: Pace<'_>) -> Option<Trace> {
+fn play(case: &Case, pace: Pace<'_>) -> Option<Played<<MipsMachine as Snapshot>::State>> {
     // Some random lines do not assemble (a label a pseudo-instruction cannot reach): no case.
-    let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
+    let m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
     // Breakpoints on lines, by their labels.
-    let info = m.debug_info()?.clone();
-    for &k in &case.breakpoints {
-        if let Some(addr) = info.symbols.addr(&format!("L{k}")) {
-            m.breakpoints().insert(addr);
-        }
-    }
-    for &(word, kind) in &case.watches {
-        let kind = watch_kind(kind);
-        m.watchpoints()
-            .insert(0x1001_0000 + 4 * u64::from(word), 4, kind);
-    }
-    let stops = run_paced(&mut m, INSTRUCTIONS, pace);
-    let output = m.console().take_output();
-    Some((stops, m.snapshot(), output))
+    let symbols = m.debug_info()?.symbols.clone();
+    let line_addr = |k: usize| symbols.addr(&format!("L{k}"));
+    let word_addr = |word: u32| 0x1001_0000 + 4 * u64::from(word);
+    Some(play_case(m, case, line_addr, word_addr, INSTRUCTIONS, pace))
 }
 
 proptest! {

@@ -7,7 +7,7 @@
 use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
 use asmdbg_simplerisc::{load_machine, SrMachine};
 use asmdbg_testsupport::chunks::{
-    assert_budget_is_exact, chunk_case, chunked_and_stepped, run_paced, watch_kind, ChunkCase, Pace,
+    assert_budget_is_exact, chunk_case, chunked_and_stepped, play_case, ChunkCase, Pace, Played,
 };
 use proptest::prelude::*;
 
@@ -48,27 +48,14 @@ fn source(case: &Case) -> String {
     src
 }
 
-type Trace = (
-    Vec<(StopEvent, u64, u64)>,
-    <SrMachine as Snapshot>::State,
-    Vec<u8>,
-);
-
 const INSTRUCTIONS: u64 = 1500;
 
-fn play(case: &Case, pace: Pace<'_>) -> Option<Trace> {
-    let mut m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
+fn play(case: &Case, pace: Pace<'_>) -> Option<Played<<SrMachine as Snapshot>::State>> {
+    let m = load_machine("runs.asm", &source(case), &MachineOptions::default()).ok()?;
     // The prelude is two instructions: line k is at slot k + 2, byte address 4 * (k + 2).
-    for &k in &case.breakpoints {
-        m.breakpoints().insert(4 * (k as u64 + 2));
-    }
-    for &(word, kind) in &case.watches {
-        let kind = watch_kind(kind);
-        m.watchpoints().insert(256 + 4 * u64::from(word), 4, kind);
-    }
-    let stops = run_paced(&mut m, INSTRUCTIONS, pace);
-    let output = m.console().take_output();
-    Some((stops, m.snapshot(), output))
+    let line_addr = |k: usize| Some(4 * (k as u64 + 2));
+    let word_addr = |word: u32| 256 + 4 * u64::from(word);
+    Some(play_case(m, case, line_addr, word_addr, INSTRUCTIONS, pace))
 }
 
 proptest! {

@@ -227,7 +227,8 @@ impl Cpu {
             match *op {
                 Op::Execute => {
                     let at = pc_of(&ops);
-                    let next = done!(self.execute_in_text(at, code));
+                    let instr = code[(at.wrapping_sub(TEXT_BASE) >> 2) as usize];
+                    let next = done!(self.execute_outlined(at, instr));
                     if next != at.wrapping_add(4) {
                         jump!(next)
                     }
@@ -346,15 +347,8 @@ impl Cpu {
         (rounds, Err(trapped))
     }
 
-    /// The instruction at `pc` in `code` through [`Cpu::execute`] (out of line: the ops leave
-    /// it only what is rare).
-    #[inline(never)]
-    fn execute_in_text(&mut self, pc: u32, code: &[Instruction]) -> Result<u32, Trap> {
-        let instr = code[(pc.wrapping_sub(TEXT_BASE) >> 2) as usize];
-        self.execute::<false>(pc, instr)
-    }
-
-    /// [`Cpu::execute`] out of line, for the run loop's ordinary path.
+    /// [`Cpu::execute`] out of line: for the instructions the ops leave to it and for the run
+    /// loop's ordinary path (one copy of `execute` serves both).
     #[inline(never)]
     pub(super) fn execute_outlined(&mut self, pc: u32, instr: Instruction) -> Result<u32, Trap> {
         self.execute::<false>(pc, instr)
