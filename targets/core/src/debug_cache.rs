@@ -172,6 +172,29 @@ impl<I: Copy> PatchedCode<I> {
     }
 }
 
+/// Where the straight-line runs of `code` end, into `last`: for each slot, the slot of the last
+/// instruction of the run that starts there. A run ends at the first instruction that may move
+/// the PC elsewhere or stop the loop (`may_transfer`), at the end of the code, or after
+/// `max_run` instructions. O(code): a cpu derives it from its patched code whenever
+/// [`PatchedCode::version`] changes.
+pub fn straight_run_ends<I>(
+    code: &[I],
+    max_run: usize,
+    may_transfer: impl Fn(&I) -> bool,
+    last: &mut Vec<u32>,
+) {
+    assert!(max_run > 0, "a run has at least one instruction");
+    last.clear();
+    last.resize(code.len(), 0);
+    let mut transfer = code.len().saturating_sub(1);
+    for k in (0..code.len()).rev() {
+        if may_transfer(&code[k]) {
+            transfer = k;
+        }
+        last[k] = transfer.min(k + max_run - 1) as u32;
+    }
+}
+
 impl<I: Copy> BreakpointCache for PatchedCode<I> {
     /// O(breakpoints) when the set changed: the slots of the old breakpoints get their
     /// instructions back, the new ones get the stop. O(code) after growth or invalidation.
@@ -476,6 +499,17 @@ impl WatchFilter {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn straight_runs_end_at_a_transfer_the_end_of_the_code_or_the_cap() {
+        // 1 marks an instruction that may transfer control.
+        let code = [0, 0, 1, 0, 0, 0, 0, 1, 0, 0];
+        let mut last = vec![99; 3];
+        super::straight_run_ends(&code, 3, |&t| t == 1, &mut last);
+        assert_eq!(last, [2, 2, 2, 5, 6, 7, 7, 7, 9, 9]);
+        super::straight_run_ends(&[0u8; 0], 3, |_| true, &mut last);
+        assert!(last.is_empty());
+    }
+
     use super::*;
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

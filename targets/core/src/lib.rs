@@ -28,7 +28,9 @@ pub mod word_bytes;
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
 pub use console::Console;
-pub use debug_cache::{BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter};
+pub use debug_cache::{
+    straight_run_ends, BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter,
+};
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;

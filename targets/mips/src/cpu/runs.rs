@@ -69,17 +69,7 @@ impl Runs {
         let pcs = (TEXT_BASE..).step_by(4);
         self.ops
             .extend(pcs.zip(code).map(|(pc, &instr)| translate(pc, instr)));
-        // A run ends at the first instruction that may transfer control, at the end of the
-        // code, or after MAX_RUN instructions.
-        self.last.clear();
-        self.last.resize(code.len(), 0);
-        let mut transfer = code.len().saturating_sub(1);
-        for k in (0..code.len()).rev() {
-            if may_transfer(code[k]) {
-                transfer = k;
-            }
-            self.last[k] = transfer.min(k + MAX_RUN - 1) as u32;
-        }
+        asmdbg_core::straight_run_ends(code, MAX_RUN, |&instr| may_transfer(instr), &mut self.last);
     }
 }
 

@@ -2,8 +2,9 @@
 //! the interpreter loop. It knows nothing of gdb or terminals: `.print`/`.encode` output goes to
 //! the [`Console`] buffer, stops are [`StopEvent`]s.
 //!
-//! Speed: the code is decoded once when the machine is built; the loop reads 12-byte [`Insn`]s.
-//! Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] (an
+//! Speed: the code is decoded once when the machine is built into 12-byte [`Insn`]s, which
+//! `step` executes; `run` executes straight-line runs of them translated once more into 8-byte
+//! ops (`runs.rs`), a whole run (and a loop's rounds) per budget test. Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] (an
 //! `asmdbg_core::PatchedCode`) instead of being looked up per instruction:
 //! `BreakpointSet::contains` per instruction measured 0.51 of the free-running rate with
 //! breakpoints set, against the 0.9 required. Loads and stores ask an `asmdbg_core::WatchFilter`
@@ -18,6 +19,9 @@ use asmdbg_core::{
 };
 
 use crate::decode::{Insn, Op};
+
+mod runs;
+use runs::Runs;
 
 /// What a `.print` or `.encode` slot does when reached.
 #[derive(Debug, Clone)]
@@ -75,6 +79,8 @@ pub struct Cpu {
     pub watchpoints: WatchpointSet,
     pub console: Console,
     pub executed: u64,
+    /// Where the straight-line runs of the patched code end.
+    runs: Runs,
 }
 
 impl Cpu {
@@ -104,6 +110,7 @@ impl Cpu {
             watchpoints: WatchpointSet::new(u64::from(mem_size), 8),
             console: Console::new(),
             executed: 0,
+            runs: Runs::default(),
         };
         cpu.regs[14] = mem_size.wrapping_sub(4);
         cpu
@@ -152,7 +159,9 @@ impl Cpu {
             Some(insn) if insn.op == Op::Breakpoint
         );
         let resume = budget > 0 && !on_breakpoint && self.debug.watch.take_resume();
-        let (mut core, breakpoints) = self.split();
+        let patched = &self.debug.breakpoints;
+        self.runs.sync(patched.patched(), patched.version());
+        let (mut core, breakpoints, runs) = self.split();
         let mut executed = 0u64;
         let mut trap = None;
         // After a watch stop the instruction at the PC runs first, without re-reporting its
@@ -172,18 +181,32 @@ impl Cpu {
         let code = breakpoints.patched();
         if trap.is_none() {
             while executed < budget {
-                let Some(&insn) = code.get(core.pc as usize) else {
+                let slot = core.pc as usize;
+                let Some(end) = runs.last(slot) else {
                     trap = Some(Trap::RanOffCode);
                     break;
                 };
-                if let Err(t) = core.execute(insn, false) {
+                let len = (end - slot + 1) as u64;
+                let left = budget - executed;
+                let result = if len <= left {
+                    let (rounds, result) =
+                        core.run_ops(runs.ops(slot, end), &code[slot..=end], left / len);
+                    executed += rounds * len;
+                    result
+                } else {
+                    // The budget ends inside the run: one instruction the ordinary way.
+                    core.execute_outlined(code[slot]).map(|()| executed += 1)
+                };
+                if let Err(t) = result {
+                    // The instructions of the round before the one that trapped completed
+                    // (the PC is on it; a round starts at `slot`); so did `hlt`.
+                    executed += u64::from(core.pc.wrapping_sub(slot as u32));
                     if matches!(t, Trap::Hlt) {
                         executed += 1;
                     }
                     trap = Some(t);
                     break;
                 }
-                executed += 1;
             }
         }
         let kept = core.kept();
@@ -202,7 +225,7 @@ impl Cpu {
         let Some(&insn) = self.debug.breakpoints.code().get(self.pc as usize) else {
             return Some(self.stop_event(Trap::RanOffCode));
         };
-        let (mut core, _) = self.split();
+        let (mut core, _, _) = self.split();
         let result = core.execute(insn, resume);
         let kept = core.kept();
         self.settle(kept);
@@ -222,7 +245,7 @@ impl Cpu {
 
     /// The parts one instruction touches, and the code the loop reads, borrowed apart.
     #[inline(always)]
-    fn split(&mut self) -> (Core<'_>, &PatchedCode<Insn>) {
+    fn split(&mut self) -> (Core<'_>, &PatchedCode<Insn>, &Runs) {
         let core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
@@ -234,7 +257,7 @@ impl Cpu {
             flag_e: self.flag_e,
             flag_gt: self.flag_gt,
         };
-        (core, &self.debug.breakpoints)
+        (core, &self.debug.breakpoints, &self.runs)
     }
 
     /// Takes back the PC and flags that [`Core`] kept in locals while it ran.
