@@ -134,3 +134,24 @@ fn code_the_debugger_patches_inside_a_found_run_is_what_runs_next() {
     assert_eq!(outcome.stop, Some(StopEvent::Exited(0)));
     assert_eq!(outcome.executed, 4, "addiu, j, li, syscall");
 }
+
+#[test]
+fn an_overflow_in_a_compiled_loop_stops_where_one_instruction_at_a_time_stops() {
+    // The loop's run is all integer ops, so it runs as machine code (src/cpu/jit.rs); `add`
+    // overflows in the loop's 16th round, at the run's third instruction (0x00400010).
+    let src = ".text\nmain: li $t2, 0x7ffffff0\nloop: addiu $t0, $t0, 1\naddu $t3, $t3, $t0\nadd $t1, $t2, $t0\nbne $t1, $zero, loop\nli $v0, 10\nsyscall\n";
+    let load = || load_machine("overflow.asm", src, &MachineOptions::default()).unwrap();
+    let mut whole = load();
+    let outcome = whole.run(10_000);
+    let mut single = load();
+    let stop = (0..10_000).find_map(|_| single.step());
+    assert!(matches!(stop, Some(StopEvent::Fault(_))), "{stop:?}");
+    assert_eq!(outcome.stop, stop);
+    assert_eq!(
+        outcome.executed,
+        2 + 15 * 4 + 2,
+        "li, 15 rounds, addiu and addu"
+    );
+    assert_eq!((whole.pc(), single.pc()), (0x0040_0010, 0x0040_0010));
+    assert!(whole.snapshot() == single.snapshot());
+}

@@ -3,7 +3,8 @@
 //!
 //! Split by concern, as mooneye-gb splits its cpu: this file holds the registers, `step` and
 //! the run loop with delay slots; `runs.rs` the run loop without them (MARS's default), a
-//! straight-line run of user text at a time, executing the compact ops of `ops.rs`; `exec.rs`
+//! straight-line run of user text at a time, executing the compact ops of `ops.rs`, or the
+//! machine code `jit.rs` compiles for a run of integer instructions; `exec.rs`
 //! executes integer and control instructions, `access.rs` does loads and stores with MARS's
 //! checks and the watchpoint test, `fpu.rs` coprocessor 1, `traps.rs` MARS's reaction to
 //! exceptions and its error texts, `text.rs` the decoded text segments and their
@@ -20,6 +21,7 @@
 mod access;
 mod exec;
 mod fpu;
+mod jit;
 mod ops;
 mod runs;
 mod state;

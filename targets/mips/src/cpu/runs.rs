@@ -15,6 +15,7 @@ use asmdbg_core::StopEvent;
 use crate::decode::Instruction;
 use crate::memory::TEXT_BASE;
 
+use super::jit::{Jit, OVERFLOWED};
 use super::ops::{translate, Op};
 use super::{Cpu, Trap};
 
@@ -55,6 +56,8 @@ pub(super) struct Runs {
     last: Vec<u32>,
     /// The version of the patched code both were derived from.
     version: Option<u64>,
+    /// The runs compiled to machine code so far (`jit.rs`).
+    jit: Jit,
 }
 
 impl Runs {
@@ -70,6 +73,7 @@ impl Runs {
         self.ops
             .extend(pcs.zip(code).map(|(pc, &instr)| translate(pc, instr)));
         asmdbg_core::straight_run_ends(code, MAX_RUN, |&instr| may_transfer(instr), &mut self.last);
+        self.jit.clear(code.len());
     }
 }
 
@@ -79,7 +83,7 @@ impl Cpu {
         let code = self.debug.breakpoints.lend_patched();
         let mut runs = std::mem::take(&mut self.runs);
         runs.sync(&code, self.debug.breakpoints.version());
-        let outcome = self.run_straight_in(&code, &runs, budget);
+        let outcome = self.run_straight_in(&code, &mut runs, budget);
         self.runs = runs;
         self.debug.breakpoints.restore_patched(code);
         outcome
@@ -89,12 +93,11 @@ impl Cpu {
     fn run_straight_in(
         &mut self,
         code: &[Instruction],
-        runs: &Runs,
+        runs: &mut Runs,
         budget: u64,
     ) -> (u64, Option<StopEvent>) {
         let mut executed = 0u64;
         let mut pc = self.pc;
-        let ops = &runs.ops[..];
         while executed < budget {
             let slot = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
             if pc & 3 == 0 && slot < code.len() {
@@ -102,9 +105,23 @@ impl Cpu {
                 let len = (last - slot + 1) as u64;
                 if len <= budget - executed {
                     let start = pc;
-                    let run = &ops[slot..=last];
-                    let (rounds, outcome) =
-                        self.run_ops(start, run, code, (budget - executed) / len);
+                    let run = &runs.ops[slot..=last];
+                    let max_rounds = (budget - executed) / len;
+                    let (rounds, outcome) = match runs.jit.code(slot, start, run) {
+                        Some(compiled) => {
+                            // SAFETY: the code was compiled from these ops; it reads and
+                            // writes only the 32 registers, and `max_rounds` is at least 1.
+                            let out = unsafe { compiled(self.regs.as_mut_ptr(), max_rounds) };
+                            let outcome = if out.next & OVERFLOWED == 0 {
+                                Ok(out.next as u32)
+                            } else {
+                                let at = start.wrapping_add((out.next as u32) << 2);
+                                Err((at, super::exec::overflow()))
+                            };
+                            (out.rounds, outcome)
+                        }
+                        None => self.run_ops(start, run, code, max_rounds),
+                    };
                     executed += rounds * len;
                     match outcome {
                         Ok(next) => pc = next,

@@ -1,0 +1,635 @@
+//! Straight-line runs of integer ops compiled to x86-64 machine code.
+//!
+//! A run (see `runs.rs`) whose ops are all register and immediate arithmetic, logic, shifts,
+//! comparisons and `lui`, ending in a conditional branch, `j`, `jal` or `jr` (or in nothing),
+//! compiles, the first time the loop enters it, into a function that executes the run's rounds
+//! as the interpreter's ops would: the same registers in `Cpu::regs`, the rounds counted
+//! against the same `max_rounds`, `add`/`addi`/`sub` leaving at the overflow with the index of
+//! the op. Runs with anything else (loads, stores, `mul`, syscalls, breakpoint stops) stay with
+//! the ops. Only 64-bit x86 Linux and the other Unixes get machine code; elsewhere every run is
+//! left to the ops.
+//!
+//! Why: one dispatch per guest instruction tops out near a third of `qemu-mipsel` on this kind
+//! of machine (see ops.rs); compiled runs execute the guest's instructions with no dispatch at
+//! all, a few host instructions each.
+//!
+//! The compiled code is derived from the ops, which are derived from the breakpoint-patched
+//! text: [`Jit::clear`] forgets it whenever they are derived again. A copied cpu (a snapshot)
+//! starts with nothing compiled.
+
+use super::ops::{Op, Reg};
+
+/// What a compiled run returns: the rounds it completed, and the PC after the last round or,
+/// with bit 32 set, the index in the run of an op that overflowed (the rounds completed before
+/// its round; the ops before it in its round completed).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub(super) struct JitOutcome {
+    pub rounds: u64,
+    pub next: u64,
+}
+
+/// Bit of [`JitOutcome::next`] that marks an overflow.
+pub(super) const OVERFLOWED: u64 = 1 << 32;
+
+/// A compiled run: `regs` is the cpu's registers (`$zero` reads 0 there and is never written),
+/// `max_rounds` at least 1.
+#[cfg(target_arch = "x86_64")]
+pub(super) type RunFn = unsafe extern "sysv64" fn(regs: *mut u32, max_rounds: u64) -> JitOutcome;
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) type RunFn = unsafe extern "C" fn(regs: *mut u32, max_rounds: u64) -> JitOutcome;
+
+/// Per slot of the text: not tried yet, not compilable, or the offset of its code + 2.
+const UNTRIED: u32 = 0;
+const NOT_COMPILED: u32 = 1;
+
+/// The compiled runs of the current ops, by the slot each starts at.
+#[derive(Default)]
+pub(super) struct Jit {
+    entries: Vec<u32>,
+    arena: Option<arena::Arena>,
+    /// Whether mapping the code memory failed once (then nothing is compiled again).
+    unavailable: bool,
+}
+
+impl std::fmt::Debug for Jit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let compiled = self.entries.iter().filter(|&&e| e > NOT_COMPILED).count();
+        write!(f, "Jit {{ {compiled} runs compiled }}")
+    }
+}
+
+impl Clone for Jit {
+    /// A copy compiles its own runs again: code memory is not shared between cpus.
+    fn clone(&self) -> Jit {
+        Jit::default()
+    }
+}
+
+impl Jit {
+    /// Forgets every compiled run (the ops they came from changed), for `slots` slots of text.
+    pub(super) fn clear(&mut self, slots: usize) {
+        self.entries.clear();
+        self.entries.resize(slots, UNTRIED);
+        if let Some(arena) = &mut self.arena {
+            arena.reset();
+        }
+    }
+
+    /// The compiled code of `run`, the ops of the run that starts at `slot` (address `start`),
+    /// compiling it on the first call; None if it does not compile.
+    #[inline(always)]
+    pub(super) fn code(&mut self, slot: usize, start: u32, run: &[Op]) -> Option<RunFn> {
+        let entry = *self.entries.get(slot)?;
+        let entry = if entry == UNTRIED {
+            let entry = self.compile(start, run);
+            self.entries[slot] = entry;
+            entry
+        } else {
+            entry
+        };
+        if entry == NOT_COMPILED {
+            return None;
+        }
+        let arena = self.arena.as_ref()?;
+        // SAFETY: the entry is the offset of a function `emit` wrote for this run's ops (the
+        // entries are cleared whenever the ops are derived again), in memory that is readable
+        // and executable until the arena is reset or dropped, which clears the entries too.
+        Some(unsafe { arena.function((entry - 2) as usize) })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, start: u32, run: &[Op]) -> u32 {
+        if self.unavailable || !arena::SUPPORTED {
+            return NOT_COMPILED;
+        }
+        let Some(code) = emit(start, run) else {
+            return NOT_COMPILED;
+        };
+        if self.arena.is_none() {
+            match arena::Arena::new() {
+                Ok(arena) => self.arena = Some(arena),
+                Err(error) => {
+                    log::warn!("compiling MIPS runs is off: no code memory ({error})");
+                    self.unavailable = true;
+                    return NOT_COMPILED;
+                }
+            }
+        }
+        let arena = self.arena.as_mut().unwrap_or_else(|| unreachable!());
+        match arena.add(&code) {
+            Some(offset) => offset as u32 + 2,
+            None => NOT_COMPILED,
+        }
+    }
+}
+
+/// The displacement of register `r` in the register array.
+fn disp(r: Reg) -> u8 {
+    (r as u8 & 31) * 4
+}
+
+/// x86-64 code for a run, or None if an op has no translation. Registers of the guest live in
+/// memory at `rdi`; `rsi` is `max_rounds`, `r8` the rounds completed.
+fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
+    let fall = start.wrapping_add((run.len() as u32) << 2);
+    let mut x = Asm::default();
+    // xor r8d, r8d
+    x.bytes(&[0x45, 0x31, 0xC0]);
+    let top = x.code.len();
+    let mut overflows = Vec::new();
+    let (body, last) = match run.split_last() {
+        Some((last, body)) if is_transfer(last) => (body, Some(*last)),
+        _ => (run, None),
+    };
+    for (k, op) in body.iter().enumerate() {
+        match *op {
+            Op::Nop => {}
+            Op::Addu { rd, rs, rt } => x.binary(0x03, rd, rs, rt),
+            Op::Subu { rd, rs, rt } => x.binary(0x2B, rd, rs, rt),
+            Op::And { rd, rs, rt } => x.binary(0x23, rd, rs, rt),
+            Op::Or { rd, rs, rt } => x.binary(0x0B, rd, rs, rt),
+            Op::Xor { rd, rs, rt } => x.binary(0x33, rd, rs, rt),
+            Op::Nor { rd, rs, rt } => {
+                x.load(EAX, rs);
+                x.with_reg(0x0B, rt);
+                x.bytes(&[0xF7, 0xD0]); // not eax
+                x.store(rd);
+            }
+            Op::Add { rd, rs, rt } | Op::Sub { rd, rs, rt } => {
+                x.load(EAX, rs);
+                x.with_reg(
+                    if matches!(op, Op::Add { .. }) {
+                        0x03
+                    } else {
+                        0x2B
+                    },
+                    rt,
+                );
+                overflows.push((x.jump_if(0x80), k));
+                x.store(rd);
+            }
+            Op::Slt { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), 0x9C),
+            Op::Sltu { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), 0x92),
+            Op::Sll { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xE0),
+            Op::Srl { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xE8),
+            Op::Sra { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xF8),
+            Op::Sllv { rd, rt, rs } => {
+                x.load(ECX, rs);
+                x.shift(rd, rt, None, 0xE0)
+            }
+            Op::Srlv { rd, rt, rs } => {
+                x.load(ECX, rs);
+                x.shift(rd, rt, None, 0xE8)
+            }
+            Op::Srav { rd, rt, rs } => {
+                x.load(ECX, rs);
+                x.shift(rd, rt, None, 0xF8)
+            }
+            Op::Addiu { rt, rs, imm } => x.immediate(0x05, rt, rs, imm),
+            Op::Andi { rt, rs, imm } => x.immediate(0x25, rt, rs, imm),
+            Op::Ori { rt, rs, imm } => x.immediate(0x0D, rt, rs, imm),
+            Op::Xori { rt, rs, imm } => x.immediate(0x35, rt, rs, imm),
+            Op::Addi { rt, rs, imm } => {
+                x.load(EAX, rs);
+                x.bytes(&[0x05]);
+                x.u32(imm as u32);
+                overflows.push((x.jump_if(0x80), k));
+                x.store(rt);
+            }
+            Op::Slti { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm as u32), 0x9C),
+            Op::Sltiu { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm), 0x92),
+            Op::Lui { rt, value } => {
+                // mov dword [rdi + rt], value
+                x.bytes(&[0xC7, 0x47, disp(rt)]);
+                x.u32(value);
+            }
+            _ => return None,
+        }
+    }
+    // The PC after the round, in eax.
+    match last {
+        None => x.mov_eax(fall),
+        Some(Op::Beq { rs, rt, target }) => x.branch(rs, Some(rt), 0x44, fall, target),
+        Some(Op::Bne { rs, rt, target }) => x.branch(rs, Some(rt), 0x45, fall, target),
+        Some(Op::Blez { rs, target }) => x.branch(rs, None, 0x4E, fall, target),
+        Some(Op::Bgtz { rs, target }) => x.branch(rs, None, 0x4F, fall, target),
+        Some(Op::Bltz { rs, target }) => x.branch(rs, None, 0x4C, fall, target),
+        Some(Op::Bgez { rs, target }) => x.branch(rs, None, 0x4D, fall, target),
+        Some(Op::J { target }) => x.mov_eax(target),
+        Some(Op::Jal { target }) => {
+            // mov dword [rdi + $ra], fall
+            x.bytes(&[0xC7, 0x47, disp(Reg::R31)]);
+            x.u32(fall);
+            x.mov_eax(target);
+        }
+        Some(Op::Jr { rs }) => x.load(EAX, rs),
+        Some(_) => return None,
+    }
+    // inc r8; cmp eax, start; jne exit; cmp r8, rsi; jne top
+    x.bytes(&[0x49, 0xFF, 0xC0, 0x3D]);
+    x.u32(start);
+    let to_exit = x.jump_if(0x85);
+    x.bytes(&[0x49, 0x39, 0xF0]);
+    let again = x.jump_if(0x85);
+    x.patch(again, top);
+    x.patch(to_exit, x.code.len());
+    // exit: mov edx, eax; mov rax, r8; ret
+    x.bytes(&[0x89, 0xC2, 0x4C, 0x89, 0xC0, 0xC3]);
+    for (jump, k) in overflows {
+        x.patch(jump, x.code.len());
+        // mov edx, k; bts rdx, 32; mov rax, r8; ret
+        x.bytes(&[0xBA]);
+        x.u32(k as u32);
+        x.bytes(&[0x48, 0x0F, 0xBA, 0xEA, 0x20, 0x4C, 0x89, 0xC0, 0xC3]);
+    }
+    Some(x.code)
+}
+
+fn is_transfer(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Beq { .. }
+            | Op::Bne { .. }
+            | Op::Blez { .. }
+            | Op::Bgtz { .. }
+            | Op::Bltz { .. }
+            | Op::Bgez { .. }
+            | Op::J { .. }
+            | Op::Jal { .. }
+            | Op::Jr { .. }
+    )
+}
+
+/// Host register numbers as ModRM's `reg` field has them.
+const EAX: u8 = 0;
+const ECX: u8 = 1;
+
+enum Operand {
+    Reg(Reg),
+    Imm(u32),
+}
+
+/// The few x86-64 encodings the runs need.
+#[derive(Default)]
+struct Asm {
+    code: Vec<u8>,
+}
+
+impl Asm {
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.code.extend_from_slice(bytes);
+    }
+
+    fn u32(&mut self, value: u32) {
+        self.code.extend_from_slice(&value.to_le_bytes());
+    }
+
+    /// mov host, [rdi + r]
+    fn load(&mut self, host: u8, r: Reg) {
+        self.bytes(&[0x8B, 0x47 | (host << 3), disp(r)]);
+    }
+
+    /// mov [rdi + r], eax
+    fn store(&mut self, r: Reg) {
+        self.bytes(&[0x89, 0x47, disp(r)]);
+    }
+
+    /// `opcode` eax, [rdi + r] (add 03, sub 2B, and 23, or 0B, xor 33, cmp 3B).
+    fn with_reg(&mut self, opcode: u8, r: Reg) {
+        self.bytes(&[opcode, 0x47, disp(r)]);
+    }
+
+    fn mov_eax(&mut self, value: u32) {
+        self.bytes(&[0xB8]);
+        self.u32(value);
+    }
+
+    /// rd = rs `opcode` rt.
+    fn binary(&mut self, opcode: u8, rd: Reg, rs: Reg, rt: Reg) {
+        self.load(EAX, rs);
+        self.with_reg(opcode, rt);
+        self.store(rd);
+    }
+
+    /// rt = rs `opcode` imm (add 05, and 25, or 0D, xor 35: the eax forms).
+    fn immediate(&mut self, opcode: u8, rt: Reg, rs: Reg, imm: u32) {
+        self.load(EAX, rs);
+        self.bytes(&[opcode]);
+        self.u32(imm);
+        self.store(rt);
+    }
+
+    /// rd = (rs < operand) as 1 or 0, with `setcc` 9C (less, signed) or 92 (below).
+    fn compare(&mut self, rd: Reg, rs: Reg, operand: Operand, setcc: u8) {
+        self.load(EAX, rs);
+        match operand {
+            Operand::Reg(rt) => self.with_reg(0x3B, rt),
+            Operand::Imm(imm) => {
+                self.bytes(&[0x3D]);
+                self.u32(imm);
+            }
+        }
+        // setcc al; movzx eax, al
+        self.bytes(&[0x0F, setcc, 0xC0, 0x0F, 0xB6, 0xC0]);
+        self.store(rd);
+    }
+
+    /// rd = rt shifted by `sa` or by cl (which x86 masks to 5 bits, as MIPS does), with the
+    /// ModRM byte E0 (shl), E8 (shr) or F8 (sar).
+    fn shift(&mut self, rd: Reg, rt: Reg, sa: Option<u8>, modrm: u8) {
+        self.load(EAX, rt);
+        match sa {
+            Some(sa) => self.bytes(&[0xC1, modrm, sa & 31]),
+            None => self.bytes(&[0xD3, modrm]),
+        }
+        self.store(rd);
+    }
+
+    /// eax = target if the condition `cmovcc` holds, else fall: for two registers compared
+    /// (cmove 44, cmovne 45) or one against zero (cmovl 4C, cmovge 4D, cmovle 4E, cmovg 4F).
+    fn branch(&mut self, rs: Reg, rt: Option<Reg>, cmovcc: u8, fall: u32, target: u32) {
+        match rt {
+            Some(rt) => {
+                self.load(EAX, rs);
+                self.with_reg(0x3B, rt);
+            }
+            // cmp dword [rdi + rs], 0
+            None => self.bytes(&[0x83, 0x7F, disp(rs), 0x00]),
+        }
+        // mov eax, fall; mov edx, target (neither changes the flags); cmovcc eax, edx
+        self.mov_eax(fall);
+        self.bytes(&[0xBA]);
+        self.u32(target);
+        self.bytes(&[0x0F, cmovcc, 0xC2]);
+    }
+
+    /// A `jcc rel32` (0F `cc`) to be patched; returns where its displacement is.
+    fn jump_if(&mut self, cc: u8) -> usize {
+        self.bytes(&[0x0F, cc, 0, 0, 0, 0]);
+        self.code.len() - 4
+    }
+
+    fn patch(&mut self, at: usize, to: usize) {
+        let rel = (to as i64 - (at as i64 + 4)) as i32;
+        self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+    }
+}
+
+/// Memory the compiled runs execute from: one mapping, writable only while code is added.
+#[cfg(all(target_arch = "x86_64", unix))]
+mod arena {
+    use super::RunFn;
+
+    pub const SUPPORTED: bool = true;
+
+    /// Room for about 50,000 compiled instructions; runs beyond it stay with the ops.
+    const SIZE: usize = 1 << 20;
+
+    pub struct Arena {
+        base: *mut u8,
+        used: usize,
+    }
+
+    // SAFETY: the mapping is owned by the arena alone and changed only through `&mut self`.
+    unsafe impl Send for Arena {}
+    // SAFETY: `&self` only reads the mapping (runs its code).
+    unsafe impl Sync for Arena {}
+
+    impl Arena {
+        pub fn new() -> std::io::Result<Arena> {
+            // SAFETY: a fresh private anonymous mapping; no memory of the process is touched.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    SIZE,
+                    libc::PROT_READ | libc::PROT_EXEC,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base == libc::MAP_FAILED {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(Arena {
+                base: base.cast(),
+                used: 0,
+            })
+        }
+
+        /// Forgets all code (the entries that pointed at it were cleared).
+        pub fn reset(&mut self) {
+            self.used = 0;
+        }
+
+        fn protect(&self, prot: libc::c_int) -> bool {
+            // SAFETY: the whole mapping `new` made.
+            unsafe { libc::mprotect(self.base.cast(), SIZE, prot) == 0 }
+        }
+
+        /// Copies `code` in at a 16-byte boundary; its offset, or None when full.
+        pub fn add(&mut self, code: &[u8]) -> Option<usize> {
+            let offset = self.used.next_multiple_of(16);
+            if offset + code.len() > SIZE || !self.protect(libc::PROT_READ | libc::PROT_WRITE) {
+                return None;
+            }
+            // SAFETY: `offset + code.len()` is inside the mapping, now writable; no function
+            // of the arena runs while `&mut self` is held.
+            unsafe {
+                std::ptr::copy_nonoverlapping(code.as_ptr(), self.base.add(offset), code.len())
+            };
+            if !self.protect(libc::PROT_READ | libc::PROT_EXEC) {
+                return None;
+            }
+            self.used = offset + code.len();
+            Some(offset)
+        }
+
+        /// The function at `offset`.
+        ///
+        /// # Safety
+        /// `offset` must be one `add` returned since the last `reset`.
+        pub unsafe fn function(&self, offset: usize) -> RunFn {
+            // SAFETY: by the caller, a whole function `emit` wrote is at this offset of the
+            // executable mapping.
+            unsafe { std::mem::transmute::<*mut u8, RunFn>(self.base.add(offset)) }
+        }
+    }
+
+    impl Drop for Arena {
+        fn drop(&mut self) {
+            // SAFETY: the mapping `new` made, unmapped once.
+            unsafe { libc::munmap(self.base.cast(), SIZE) };
+        }
+    }
+}
+
+/// Elsewhere no code is compiled: every run stays with the ops.
+#[cfg(not(all(target_arch = "x86_64", unix)))]
+mod arena {
+    use super::RunFn;
+
+    pub const SUPPORTED: bool = false;
+
+    pub enum Arena {}
+
+    impl Arena {
+        pub fn new() -> std::io::Result<Arena> {
+            Err(std::io::Error::other("no x86-64 code generation here"))
+        }
+        pub fn reset(&mut self) {
+            match *self {}
+        }
+        pub fn add(&mut self, _: &[u8]) -> Option<usize> {
+            match *self {}
+        }
+        pub unsafe fn function(&self, _: usize) -> RunFn {
+            match *self {}
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64", unix))]
+mod tests {
+    use super::*;
+    use crate::cpu::Cpu;
+    use crate::decode::{decode, Instruction};
+    use crate::memory::TEXT_BASE;
+
+    use super::super::ops::translate;
+
+    /// Values at the edges of every operation: signs, overflow, shift amounts past 31.
+    const EDGES: [u32; 8] = [0, 1, 31, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0, u32::MAX];
+
+    /// Runs `words` (a run) through the compiled code and through the ops from the same
+    /// registers, `max_rounds` rounds at most, and checks they end alike.
+    fn compare(words: &[u32], regs: [u32; 32], max_rounds: u64) {
+        let code: Vec<Instruction> = words.iter().map(|&w| decode(w)).collect();
+        let pcs = (TEXT_BASE..).step_by(4);
+        let ops: Vec<Op> = pcs.zip(&code).map(|(pc, &i)| translate(pc, i)).collect();
+        let mut jit = Jit::default();
+        jit.clear(1);
+        let compiled = jit.code(0, TEXT_BASE, &ops).expect("an integer run compiles");
+        let mut ours = regs;
+        // SAFETY: compiled from `ops`; 32 registers; max_rounds >= 1.
+        let out = unsafe { compiled(ours.as_mut_ptr(), max_rounds) };
+        let mut cpu = Cpu::new(TEXT_BASE);
+        cpu.regs = regs;
+        let (rounds, outcome) = cpu.run_ops(TEXT_BASE, &ops, &code, max_rounds);
+        let theirs = match outcome {
+            Ok(next) => u64::from(next),
+            Err((at, _)) => OVERFLOWED | u64::from((at - TEXT_BASE) / 4),
+        };
+        let words: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
+        let context = format!("{words:?} from {regs:x?}");
+        assert_eq!((out.rounds, out.next), (rounds, theirs), "{context}");
+        assert_eq!(ours, cpu.regs, "{context}");
+    }
+
+    /// Registers with $t0 (8) and $t1 (9) set, $zero 0.
+    fn with(t0: u32, t1: u32) -> [u32; 32] {
+        let mut regs = [0; 32];
+        regs[8] = t0;
+        regs[9] = t1;
+        regs
+    }
+
+    #[test]
+    fn every_operation_matches_the_ops_at_the_edges() {
+        // Each writes $t2 (10) from $t0 and $t1 (or $t0 and an immediate).
+        let words = [
+            0x0109_5021, // addu $t2, $t0, $t1
+            0x0109_5023, // subu
+            0x0109_5020, // add (overflows)
+            0x0109_5022, // sub (overflows)
+            0x0109_5024, // and
+            0x0109_5025, // or
+            0x0109_5026, // xor
+            0x0109_5027, // nor
+            0x0109_502a, // slt
+            0x0109_502b, // sltu
+            0x0008_5080, // sll $t2, $t0, 2
+            0x0008_57c2, // srl $t2, $t0, 31
+            0x0008_5043, // sra $t2, $t0, 1
+            0x0128_5004, // sllv $t2, $t0, $t1
+            0x0128_5006, // srlv
+            0x0128_5007, // srav
+            0x250a_fff0, // addiu $t2, $t0, -16
+            0x210a_7fff, // addi $t2, $t0, 0x7fff (overflows)
+            0x290a_fffe, // slti $t2, $t0, -2
+            0x2d0a_fffe, // sltiu $t2, $t0, -2
+            0x310a_8001, // andi
+            0x350a_8001, // ori
+            0x390a_8001, // xori
+            0x3c0a_8001, // lui $t2, 0x8001
+        ];
+        for word in words {
+            for t0 in EDGES {
+                for t1 in EDGES {
+                    compare(&[word], with(t0, t1), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_branch_matches_the_ops_and_loops_up_to_the_rounds_allowed() {
+        let words = [
+            0x1109_fffe, // beq $t0, $t1, -2 (back to the run's start)
+            0x1509_fffe, // bne $t0, $t1, back
+            0x1900_fffe, // blez $t0, back
+            0x1d00_fffe, // bgtz $t0, back
+            0x0500_fffe, // bltz $t0, back
+            0x0501_fffe, // bgez $t0, back
+            0x0810_0000, // j 0x00400000 (the start)
+            0x0c10_0000, // jal 0x00400000
+            0x0100_0008, // jr $t0
+        ];
+        for word in words {
+            for t0 in EDGES.into_iter().chain([TEXT_BASE]) {
+                for t1 in [0, 1, u32::MAX] {
+                    for max_rounds in [1, 2, 7] {
+                        // addiu $t1, $t1, 1 first, so rounds differ.
+                        compare(&[0x2529_0001, word], with(t0, t1), max_rounds);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_overflow_in_a_later_round_counts_the_rounds_before_it() {
+        // addiu $t0, $t0, 1; add $t2, $t0, $t1; j start: overflows when $t0 + $t1 passes
+        // the largest positive value.
+        compare(&[0x2508_0001, 0x0109_5020, 0x0810_0000], with(0, 0x7fff_fff0), 100);
+    }
+
+    #[test]
+    fn runs_with_memory_or_other_instructions_do_not_compile() {
+        for word in [
+            0x8fa8_fffc, // lw $t0, -4($sp)
+            0xafa8_fffc, // sw
+            0x7109_5002, // mul
+            0x0000_000c, // syscall
+            0x0109_001a, // div
+        ] {
+            let op = translate(TEXT_BASE, decode(word));
+            assert!(emit(TEXT_BASE, &[op]).is_none(), "{word:08x}");
+        }
+        // A breakpoint's stop is not an op either.
+        let stop = translate(TEXT_BASE, Instruction::DebugStop);
+        assert!(emit(TEXT_BASE, &[stop]).is_none());
+    }
+
+    #[test]
+    fn a_copied_cpu_compiles_its_own_code() {
+        let mut jit = Jit::default();
+        jit.clear(1);
+        let ops = [translate(TEXT_BASE, decode(0x0109_5021))];
+        assert!(jit.code(0, TEXT_BASE, &ops).is_some());
+        assert_eq!(format!("{jit:?}"), "Jit { 1 runs compiled }");
+        assert_eq!(format!("{:?}", jit.clone()), "Jit { 0 runs compiled }");
+    }
+}
