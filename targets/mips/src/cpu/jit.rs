@@ -17,6 +17,8 @@
 //! text: [`Jit::clear`] forgets it whenever they are derived again. A copied cpu (a snapshot)
 //! starts with nothing compiled.
 
+use asmdbg_core::code_memory::{CodeBuffer, CodeMemory, COMPILED_CODE};
+
 use super::ops::{Op, Reg};
 
 /// What a compiled run returns: the rounds it completed, and the PC after the last round or,
@@ -47,7 +49,7 @@ const NOT_COMPILED: u32 = 1;
 #[derive(Default)]
 pub(super) struct Jit {
     entries: Vec<u32>,
-    arena: Option<arena::Arena>,
+    memory: Option<CodeMemory>,
     /// Whether mapping the code memory failed once (then nothing is compiled again).
     unavailable: bool,
 }
@@ -71,8 +73,8 @@ impl Jit {
     pub(super) fn clear(&mut self, slots: usize) {
         self.entries.clear();
         self.entries.resize(slots, UNTRIED);
-        if let Some(arena) = &mut self.arena {
-            arena.reset();
+        if let Some(memory) = &mut self.memory {
+            memory.reset();
         }
     }
 
@@ -91,25 +93,25 @@ impl Jit {
         if entry == NOT_COMPILED {
             return None;
         }
-        let arena = self.arena.as_ref()?;
-        // SAFETY: the entry is the offset of a function `emit` wrote for this run's ops (the
-        // entries are cleared whenever the ops are derived again), in memory that is readable
-        // and executable until the arena is reset or dropped, which clears the entries too.
-        Some(unsafe { arena.function((entry - 2) as usize) })
+        let address = self.memory.as_ref()?.entry((entry - 2) as usize);
+        // SAFETY: the entry is the offset of a whole function `emit` wrote for this run's ops
+        // (the entries are cleared whenever the ops are derived again, and with them the code
+        // memory), readable and executable until then.
+        Some(unsafe { std::mem::transmute::<*const u8, RunFn>(address) })
     }
 
     #[cold]
     #[inline(never)]
     fn compile(&mut self, start: u32, run: &[Op]) -> u32 {
-        if self.unavailable || !arena::SUPPORTED {
+        if self.unavailable || !COMPILED_CODE {
             return NOT_COMPILED;
         }
         let Some(code) = emit(start, run) else {
             return NOT_COMPILED;
         };
-        if self.arena.is_none() {
-            match arena::Arena::new() {
-                Ok(arena) => self.arena = Some(arena),
+        if self.memory.is_none() {
+            match CodeMemory::new() {
+                Ok(memory) => self.memory = Some(memory),
                 Err(error) => {
                     log::warn!("compiling MIPS runs is off: no code memory ({error})");
                     self.unavailable = true;
@@ -117,8 +119,8 @@ impl Jit {
                 }
             }
         }
-        let arena = self.arena.as_mut().unwrap_or_else(|| unreachable!());
-        match arena.add(&code) {
+        let memory = self.memory.as_mut().unwrap_or_else(|| unreachable!());
+        match memory.add(&code) {
             Some(offset) => offset as u32 + 2,
             None => NOT_COMPILED,
         }
@@ -137,7 +139,7 @@ fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
     let mut x = Asm::default();
     // xor r8d, r8d
     x.bytes(&[0x45, 0x31, 0xC0]);
-    let top = x.code.len();
+    let top = x.here();
     let mut overflows = Vec::new();
     let (body, last) = match run.split_last() {
         Some((last, body)) if is_transfer(last) => (body, Some(*last)),
@@ -234,17 +236,19 @@ fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
     x.bytes(&[0x49, 0x39, 0xF0]);
     let again = x.jump_if(0x85);
     x.patch(again, top);
-    x.patch(to_exit, x.code.len());
+    let exit = x.here();
+    x.patch(to_exit, exit);
     // exit: mov edx, eax; mov rax, r8; ret
     x.bytes(&[0x89, 0xC2, 0x4C, 0x89, 0xC0, 0xC3]);
     for (jump, k) in overflows {
-        x.patch(jump, x.code.len());
+        let stub = x.here();
+        x.patch(jump, stub);
         // mov edx, k; bts rdx, 32; mov rax, r8; ret
         x.bytes(&[0xBA]);
         x.u32(k as u32);
         x.bytes(&[0x48, 0x0F, 0xBA, 0xEA, 0x20, 0x4C, 0x89, 0xC0, 0xC3]);
     }
-    Some(x.code)
+    Some(x.buffer.code)
 }
 
 fn is_transfer(op: &Op) -> bool {
@@ -274,18 +278,23 @@ enum Operand {
 /// The few x86-64 encodings the runs need.
 #[derive(Default)]
 struct Asm {
-    code: Vec<u8>,
+    buffer: CodeBuffer,
+}
+
+impl std::ops::Deref for Asm {
+    type Target = CodeBuffer;
+    fn deref(&self) -> &CodeBuffer {
+        &self.buffer
+    }
+}
+
+impl std::ops::DerefMut for Asm {
+    fn deref_mut(&mut self) -> &mut CodeBuffer {
+        &mut self.buffer
+    }
 }
 
 impl Asm {
-    fn bytes(&mut self, bytes: &[u8]) {
-        self.code.extend_from_slice(bytes);
-    }
-
-    fn u32(&mut self, value: u32) {
-        self.code.extend_from_slice(&value.to_le_bytes());
-    }
-
     /// mov host, [rdi + r]
     fn load(&mut self, host: u8, r: Reg) {
         self.bytes(&[0x8B, 0x47 | (host << 3), disp(r)]);
@@ -364,131 +373,6 @@ impl Asm {
         self.u32(target);
         self.bytes(&[0x0F, cmovcc, 0xC2]);
     }
-
-    /// A `jcc rel32` (0F `cc`) to be patched; returns where its displacement is.
-    fn jump_if(&mut self, cc: u8) -> usize {
-        self.bytes(&[0x0F, cc, 0, 0, 0, 0]);
-        self.code.len() - 4
-    }
-
-    fn patch(&mut self, at: usize, to: usize) {
-        let rel = (to as i64 - (at as i64 + 4)) as i32;
-        self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
-    }
-}
-
-/// Memory the compiled runs execute from: one mapping, writable only while code is added.
-#[cfg(all(target_arch = "x86_64", unix))]
-mod arena {
-    use super::RunFn;
-
-    pub const SUPPORTED: bool = true;
-
-    /// Room for about 50,000 compiled instructions; runs beyond it stay with the ops.
-    const SIZE: usize = 1 << 20;
-
-    pub struct Arena {
-        base: *mut u8,
-        used: usize,
-    }
-
-    // SAFETY: the mapping is owned by the arena alone and changed only through `&mut self`.
-    unsafe impl Send for Arena {}
-    // SAFETY: `&self` only reads the mapping (runs its code).
-    unsafe impl Sync for Arena {}
-
-    impl Arena {
-        pub fn new() -> std::io::Result<Arena> {
-            // SAFETY: a fresh private anonymous mapping; no memory of the process is touched.
-            let base = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    SIZE,
-                    libc::PROT_READ | libc::PROT_EXEC,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if base == libc::MAP_FAILED {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(Arena {
-                base: base.cast(),
-                used: 0,
-            })
-        }
-
-        /// Forgets all code (the entries that pointed at it were cleared).
-        pub fn reset(&mut self) {
-            self.used = 0;
-        }
-
-        fn protect(&self, prot: libc::c_int) -> bool {
-            // SAFETY: the whole mapping `new` made.
-            unsafe { libc::mprotect(self.base.cast(), SIZE, prot) == 0 }
-        }
-
-        /// Copies `code` in at a 16-byte boundary; its offset, or None when full.
-        pub fn add(&mut self, code: &[u8]) -> Option<usize> {
-            let offset = self.used.next_multiple_of(16);
-            if offset + code.len() > SIZE || !self.protect(libc::PROT_READ | libc::PROT_WRITE) {
-                return None;
-            }
-            // SAFETY: `offset + code.len()` is inside the mapping, now writable; no function
-            // of the arena runs while `&mut self` is held.
-            unsafe {
-                std::ptr::copy_nonoverlapping(code.as_ptr(), self.base.add(offset), code.len())
-            };
-            if !self.protect(libc::PROT_READ | libc::PROT_EXEC) {
-                return None;
-            }
-            self.used = offset + code.len();
-            Some(offset)
-        }
-
-        /// The function at `offset`.
-        ///
-        /// # Safety
-        /// `offset` must be one `add` returned since the last `reset`.
-        pub unsafe fn function(&self, offset: usize) -> RunFn {
-            // SAFETY: by the caller, a whole function `emit` wrote is at this offset of the
-            // executable mapping.
-            unsafe { std::mem::transmute::<*mut u8, RunFn>(self.base.add(offset)) }
-        }
-    }
-
-    impl Drop for Arena {
-        fn drop(&mut self) {
-            // SAFETY: the mapping `new` made, unmapped once.
-            unsafe { libc::munmap(self.base.cast(), SIZE) };
-        }
-    }
-}
-
-/// Elsewhere no code is compiled: every run stays with the ops.
-#[cfg(not(all(target_arch = "x86_64", unix)))]
-mod arena {
-    use super::RunFn;
-
-    pub const SUPPORTED: bool = false;
-
-    pub enum Arena {}
-
-    impl Arena {
-        pub fn new() -> std::io::Result<Arena> {
-            Err(std::io::Error::other("no x86-64 code generation here"))
-        }
-        pub fn reset(&mut self) {
-            match *self {}
-        }
-        pub fn add(&mut self, _: &[u8]) -> Option<usize> {
-            match *self {}
-        }
-        pub unsafe fn function(&self, _: usize) -> RunFn {
-            match *self {}
-        }
-    }
 }
 
 #[cfg(all(test, target_arch = "x86_64", unix))]
@@ -501,7 +385,16 @@ mod tests {
     use super::super::ops::translate;
 
     /// Values at the edges of every operation: signs, overflow, shift amounts past 31.
-    const EDGES: [u32; 8] = [0, 1, 31, 33, 0x7fff_ffff, 0x8000_0000, 0xffff_fff0, u32::MAX];
+    const EDGES: [u32; 8] = [
+        0,
+        1,
+        31,
+        33,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fff0,
+        u32::MAX,
+    ];
 
     /// Runs `words` (a run) through the compiled code and through the ops from the same
     /// registers, `max_rounds` rounds at most, and checks they end alike.
@@ -511,7 +404,9 @@ mod tests {
         let ops: Vec<Op> = pcs.zip(&code).map(|(pc, &i)| translate(pc, i)).collect();
         let mut jit = Jit::default();
         jit.clear(1);
-        let compiled = jit.code(0, TEXT_BASE, &ops).expect("an integer run compiles");
+        let compiled = jit
+            .code(0, TEXT_BASE, &ops)
+            .expect("an integer run compiles");
         let mut ours = regs;
         // SAFETY: compiled from `ops`; 32 registers; max_rounds >= 1.
         let out = unsafe { compiled(ours.as_mut_ptr(), max_rounds) };
@@ -603,7 +498,11 @@ mod tests {
     fn an_overflow_in_a_later_round_counts_the_rounds_before_it() {
         // addiu $t0, $t0, 1; add $t2, $t0, $t1; j start: overflows when $t0 + $t1 passes
         // the largest positive value.
-        compare(&[0x2508_0001, 0x0109_5020, 0x0810_0000], with(0, 0x7fff_fff0), 100);
+        compare(
+            &[0x2508_0001, 0x0109_5020, 0x0810_0000],
+            with(0, 0x7fff_fff0),
+            100,
+        );
     }
 
     #[test]

@@ -1,0 +1,195 @@
+//! Memory that holds machine code a cpu compiled (its runs or blocks), and the buffer it is
+//! written into first. The code generators live with their cpus; this is what they share.
+//!
+//! One private anonymous mapping per cpu, readable and executable, made writable only while
+//! code is copied in (never writable and executable at once). Only 64-bit x86 Unix hosts get
+//! one: elsewhere [`CodeMemory::new`] fails and the cpus interpret.
+
+/// Whether this host can run the code the cpus compile (x86-64).
+pub const COMPILED_CODE: bool = cfg!(all(target_arch = "x86_64", unix));
+
+/// Machine code being written: bytes, little-endian immediates, and rel32 jumps patched once
+/// their target is known.
+#[derive(Debug, Default)]
+pub struct CodeBuffer {
+    pub code: Vec<u8>,
+}
+
+impl CodeBuffer {
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.code.extend_from_slice(bytes);
+    }
+
+    pub fn u16(&mut self, value: u16) {
+        self.code.extend_from_slice(&value.to_le_bytes());
+    }
+
+    pub fn u32(&mut self, value: u32) {
+        self.code.extend_from_slice(&value.to_le_bytes());
+    }
+
+    /// Where the next byte goes.
+    pub fn here(&self) -> usize {
+        self.code.len()
+    }
+
+    /// An x86 `jcc rel32` (0F `cc`) whose target is patched later: returns where its
+    /// displacement is.
+    pub fn jump_if(&mut self, cc: u8) -> usize {
+        self.bytes(&[0x0F, cc, 0, 0, 0, 0]);
+        self.code.len() - 4
+    }
+
+    /// Points the rel32 displacement at `at` to `to`.
+    pub fn patch(&mut self, at: usize, to: usize) {
+        let rel = (to as i64 - (at as i64 + 4)) as i32;
+        self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", unix))]
+mod mapping {
+    /// Room for about 50,000 compiled instructions; what does not fit stays interpreted.
+    const SIZE: usize = 1 << 20;
+
+    pub struct CodeMemory {
+        base: *mut u8,
+        used: usize,
+    }
+
+    // SAFETY: the mapping is owned by this value alone and changed only through `&mut self`.
+    unsafe impl Send for CodeMemory {}
+    // SAFETY: `&self` only hands out addresses of code already written.
+    unsafe impl Sync for CodeMemory {}
+
+    impl CodeMemory {
+        pub fn new() -> std::io::Result<CodeMemory> {
+            // SAFETY: a fresh private anonymous mapping; no memory of the process is touched.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    SIZE,
+                    libc::PROT_READ | libc::PROT_EXEC,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if base == libc::MAP_FAILED {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(CodeMemory {
+                base: base.cast(),
+                used: 0,
+            })
+        }
+
+        /// Forgets all code: whoever kept offsets into it must have dropped them.
+        pub fn reset(&mut self) {
+            self.used = 0;
+        }
+
+        fn protect(&self, prot: libc::c_int) -> bool {
+            // SAFETY: the whole mapping `new` made.
+            unsafe { libc::mprotect(self.base.cast(), SIZE, prot) == 0 }
+        }
+
+        /// Copies `code` in at a 16-byte boundary; its offset, or None when full.
+        pub fn add(&mut self, code: &[u8]) -> Option<usize> {
+            let offset = self.used.next_multiple_of(16);
+            if offset + code.len() > SIZE || !self.protect(libc::PROT_READ | libc::PROT_WRITE) {
+                return None;
+            }
+            // SAFETY: `offset + code.len()` is inside the mapping, now writable; no code of
+            // it runs while `&mut self` is held.
+            unsafe {
+                std::ptr::copy_nonoverlapping(code.as_ptr(), self.base.add(offset), code.len())
+            };
+            if !self.protect(libc::PROT_READ | libc::PROT_EXEC) {
+                return None;
+            }
+            self.used = offset + code.len();
+            Some(offset)
+        }
+
+        /// The address of the code at `offset`, which `add` returned since the last `reset`.
+        pub fn entry(&self, offset: usize) -> *const u8 {
+            assert!(offset < self.used, "code offset {offset} was never written");
+            self.base.wrapping_add(offset)
+        }
+    }
+
+    impl Drop for CodeMemory {
+        fn drop(&mut self) {
+            // SAFETY: the mapping `new` made, unmapped once.
+            unsafe { libc::munmap(self.base.cast(), SIZE) };
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix)))]
+mod mapping {
+    /// No code memory on this host: it cannot be made.
+    pub enum CodeMemory {}
+
+    impl CodeMemory {
+        pub fn new() -> std::io::Result<CodeMemory> {
+            Err(std::io::Error::other(
+                "compiled code needs an x86-64 Unix host",
+            ))
+        }
+        pub fn reset(&mut self) {
+            match *self {}
+        }
+        pub fn add(&mut self, _: &[u8]) -> Option<usize> {
+            match *self {}
+        }
+        pub fn entry(&self, _: usize) -> *const u8 {
+            match *self {}
+        }
+    }
+}
+
+pub use mapping::CodeMemory;
+
+impl std::fmt::Debug for CodeMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeMemory")
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64", unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_added_runs_and_a_reset_starts_over() {
+        let mut memory = CodeMemory::new().unwrap();
+        // mov eax, 42; ret
+        let first = memory.add(&[0xB8, 42, 0, 0, 0, 0xC3]).unwrap();
+        // mov eax, edi; add eax, 1; ret
+        let second = memory.add(&[0x89, 0xF8, 0x83, 0xC0, 0x01, 0xC3]).unwrap();
+        assert_eq!((first, second), (0, 16));
+        // SAFETY: both are whole functions of the sysv64 ABI written above.
+        let (f, g) = unsafe {
+            (
+                std::mem::transmute::<*const u8, extern "sysv64" fn() -> u32>(memory.entry(first)),
+                std::mem::transmute::<*const u8, extern "sysv64" fn(u32) -> u32>(
+                    memory.entry(second),
+                ),
+            )
+        };
+        assert_eq!((f(), g(7)), (42, 8));
+        memory.reset();
+        assert_eq!(memory.add(&[0xC3]), Some(0));
+    }
+
+    #[test]
+    fn jumps_are_patched_relative_to_their_end() {
+        let mut buffer = CodeBuffer::default();
+        buffer.bytes(&[0x90]);
+        let at = buffer.jump_if(0x85);
+        buffer.patch(at, 0);
+        assert_eq!(buffer.code, [0x90, 0x0F, 0x85, 0xF9, 0xFF, 0xFF, 0xFF]);
+    }
+}
