@@ -47,6 +47,106 @@ impl CodeBuffer {
     }
 }
 
+/// What a compiled run or block returns (in rax:rdx under the SysV ABI): the rounds it
+/// completed, and the PC after the last round, or with [`LEFT_EARLY`] set the index of the
+/// instruction it left before finishing (its round's instructions before it completed).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompiledOutcome {
+    pub rounds: u64,
+    pub next: u64,
+}
+
+/// The bit of [`CompiledOutcome::next`] that marks an instruction the code left early at.
+pub const LEFT_EARLY: u64 = 1 << 32;
+
+/// Per key: not tried yet, not compilable, or the offset of its code + 2.
+const UNTRIED: u32 = 0;
+const NOT_COMPILED: u32 = 1;
+
+/// A cpu's compiled code, by a key of its choosing (the slot or block it was compiled for),
+/// compiled on first use. A copy starts with nothing compiled: code memory is not shared
+/// between cpus.
+#[derive(Default)]
+pub struct CompiledCode {
+    entries: Vec<u32>,
+    memory: Option<CodeMemory>,
+    /// Whether mapping code memory failed once (then nothing is compiled again).
+    unavailable: bool,
+}
+
+impl std::fmt::Debug for CompiledCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let compiled = self.entries.iter().filter(|&&e| e > NOT_COMPILED).count();
+        write!(f, "CompiledCode {{ {compiled} compiled }}")
+    }
+}
+
+impl Clone for CompiledCode {
+    fn clone(&self) -> CompiledCode {
+        CompiledCode::default()
+    }
+}
+
+impl CompiledCode {
+    /// Forgets everything compiled (what it was compiled from changed).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        if let Some(memory) = &mut self.memory {
+            memory.reset();
+        }
+    }
+
+    /// The address of the code for `key`, compiled from `emit` on the first call (None: it
+    /// does not compile, or this host cannot run compiled code).
+    #[inline(always)]
+    pub fn get(&mut self, key: usize, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<*const u8> {
+        let entry = match self.entries.get(key) {
+            Some(&entry) if entry != UNTRIED => entry,
+            _ => self.compile(key, emit),
+        };
+        if entry == NOT_COMPILED {
+            return None;
+        }
+        Some(self.memory.as_ref()?.entry((entry - 2) as usize))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn compile(&mut self, key: usize, emit: impl FnOnce() -> Option<Vec<u8>>) -> u32 {
+        if key >= self.entries.len() {
+            self.entries.resize(key + 1, UNTRIED);
+        }
+        let entry = self.compiled(emit);
+        self.entries[key] = entry;
+        entry
+    }
+
+    fn compiled(&mut self, emit: impl FnOnce() -> Option<Vec<u8>>) -> u32 {
+        if self.unavailable || !COMPILED_CODE {
+            return NOT_COMPILED;
+        }
+        let Some(code) = emit() else {
+            return NOT_COMPILED;
+        };
+        if self.memory.is_none() {
+            match CodeMemory::new() {
+                Ok(memory) => self.memory = Some(memory),
+                Err(error) => {
+                    log::warn!("compiled code is off: no code memory ({error})");
+                    self.unavailable = true;
+                    return NOT_COMPILED;
+                }
+            }
+        }
+        let memory = self.memory.as_mut().unwrap_or_else(|| unreachable!());
+        match memory.add(&code) {
+            Some(offset) => offset as u32 + 2,
+            None => NOT_COMPILED,
+        }
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", unix))]
 mod mapping {
     /// Room for about 50,000 compiled instructions; what does not fit stays interpreted.
@@ -182,6 +282,29 @@ mod tests {
         assert_eq!((f(), g(7)), (42, 8));
         memory.reset();
         assert_eq!(memory.add(&[0xC3]), Some(0));
+    }
+
+    #[test]
+    fn code_compiles_once_per_key_until_cleared_and_not_in_a_copy() {
+        let mut compiled = CompiledCode::default();
+        let mut emitted = 0;
+        let mut emit = || {
+            emitted += 1;
+            Some(vec![0xC3])
+        };
+        let first = compiled.get(3, &mut emit);
+        assert!(first.is_some());
+        assert_eq!(compiled.get(3, &mut emit), first);
+        assert_eq!(compiled.get(1, || None), None);
+        assert_eq!(compiled.get(1, &mut emit), None, "not compilable stays so");
+        assert_eq!(format!("{compiled:?}"), "CompiledCode { 1 compiled }");
+        assert_eq!(
+            format!("{:?}", compiled.clone()),
+            "CompiledCode { 0 compiled }"
+        );
+        compiled.clear();
+        assert!(compiled.get(3, &mut emit).is_some());
+        assert_eq!(emitted, 2);
     }
 
     #[test]

@@ -17,113 +17,35 @@
 //! text: [`Jit::clear`] forgets it whenever they are derived again. A copied cpu (a snapshot)
 //! starts with nothing compiled.
 
-use asmdbg_core::code_memory::{CodeBuffer, CodeMemory, COMPILED_CODE};
+use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledOutcome};
 
 use super::ops::{Op, Reg};
 
-/// What a compiled run returns: the rounds it completed, and the PC after the last round or,
-/// with bit 32 set, the index in the run of an op that overflowed (the rounds completed before
-/// its round; the ops before it in its round completed).
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-pub(super) struct JitOutcome {
-    pub rounds: u64,
-    pub next: u64,
-}
-
-/// Bit of [`JitOutcome::next`] that marks an overflow.
-pub(super) const OVERFLOWED: u64 = 1 << 32;
-
 /// A compiled run: `regs` is the cpu's registers (`$zero` reads 0 there and is never written),
-/// `max_rounds` at least 1.
+/// `max_rounds` at least 1. It leaves early only at an overflow.
 #[cfg(target_arch = "x86_64")]
-pub(super) type RunFn = unsafe extern "sysv64" fn(regs: *mut u32, max_rounds: u64) -> JitOutcome;
+type RunFn = unsafe extern "sysv64" fn(regs: *mut u32, max_rounds: u64) -> CompiledOutcome;
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) type RunFn = unsafe extern "C" fn(regs: *mut u32, max_rounds: u64) -> JitOutcome;
-
-/// Per slot of the text: not tried yet, not compilable, or the offset of its code + 2.
-const UNTRIED: u32 = 0;
-const NOT_COMPILED: u32 = 1;
+type RunFn = unsafe extern "C" fn(regs: *mut u32, max_rounds: u64) -> CompiledOutcome;
 
 /// The compiled runs of the current ops, by the slot each starts at.
-#[derive(Default)]
-pub(super) struct Jit {
-    entries: Vec<u32>,
-    memory: Option<CodeMemory>,
-    /// Whether mapping the code memory failed once (then nothing is compiled again).
-    unavailable: bool,
-}
-
-impl std::fmt::Debug for Jit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let compiled = self.entries.iter().filter(|&&e| e > NOT_COMPILED).count();
-        write!(f, "Jit {{ {compiled} runs compiled }}")
-    }
-}
-
-impl Clone for Jit {
-    /// A copy compiles its own runs again: code memory is not shared between cpus.
-    fn clone(&self) -> Jit {
-        Jit::default()
-    }
-}
+#[derive(Debug, Clone, Default)]
+pub(super) struct Jit(CompiledCode);
 
 impl Jit {
-    /// Forgets every compiled run (the ops they came from changed), for `slots` slots of text.
-    pub(super) fn clear(&mut self, slots: usize) {
-        self.entries.clear();
-        self.entries.resize(slots, UNTRIED);
-        if let Some(memory) = &mut self.memory {
-            memory.reset();
-        }
+    /// Forgets every compiled run (the ops they came from changed).
+    pub(super) fn clear(&mut self) {
+        self.0.clear();
     }
 
     /// The compiled code of `run`, the ops of the run that starts at `slot` (address `start`),
     /// compiling it on the first call; None if it does not compile.
     #[inline(always)]
     pub(super) fn code(&mut self, slot: usize, start: u32, run: &[Op]) -> Option<RunFn> {
-        let entry = *self.entries.get(slot)?;
-        let entry = if entry == UNTRIED {
-            let entry = self.compile(start, run);
-            self.entries[slot] = entry;
-            entry
-        } else {
-            entry
-        };
-        if entry == NOT_COMPILED {
-            return None;
-        }
-        let address = self.memory.as_ref()?.entry((entry - 2) as usize);
-        // SAFETY: the entry is the offset of a whole function `emit` wrote for this run's ops
-        // (the entries are cleared whenever the ops are derived again, and with them the code
-        // memory), readable and executable until then.
+        let address = self.0.get(slot, || emit(start, run))?;
+        // SAFETY: a whole function `emit` wrote for this run's ops, of this type (the code is
+        // cleared whenever the ops are derived again).
         Some(unsafe { std::mem::transmute::<*const u8, RunFn>(address) })
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn compile(&mut self, start: u32, run: &[Op]) -> u32 {
-        if self.unavailable || !COMPILED_CODE {
-            return NOT_COMPILED;
-        }
-        let Some(code) = emit(start, run) else {
-            return NOT_COMPILED;
-        };
-        if self.memory.is_none() {
-            match CodeMemory::new() {
-                Ok(memory) => self.memory = Some(memory),
-                Err(error) => {
-                    log::warn!("compiling MIPS runs is off: no code memory ({error})");
-                    self.unavailable = true;
-                    return NOT_COMPILED;
-                }
-            }
-        }
-        let memory = self.memory.as_mut().unwrap_or_else(|| unreachable!());
-        match memory.add(&code) {
-            Some(offset) => offset as u32 + 2,
-            None => NOT_COMPILED,
-        }
     }
 }
 
@@ -381,6 +303,7 @@ mod tests {
     use crate::cpu::Cpu;
     use crate::decode::{decode, Instruction};
     use crate::memory::TEXT_BASE;
+    use asmdbg_core::code_memory::LEFT_EARLY;
 
     use super::super::ops::translate;
 
@@ -403,7 +326,6 @@ mod tests {
         let pcs = (TEXT_BASE..).step_by(4);
         let ops: Vec<Op> = pcs.zip(&code).map(|(pc, &i)| translate(pc, i)).collect();
         let mut jit = Jit::default();
-        jit.clear(1);
         let compiled = jit
             .code(0, TEXT_BASE, &ops)
             .expect("an integer run compiles");
@@ -415,7 +337,7 @@ mod tests {
         let (rounds, outcome) = cpu.run_ops(TEXT_BASE, &ops, &code, max_rounds);
         let theirs = match outcome {
             Ok(next) => u64::from(next),
-            Err((at, _)) => OVERFLOWED | u64::from((at - TEXT_BASE) / 4),
+            Err((at, _)) => LEFT_EARLY | u64::from((at - TEXT_BASE) / 4),
         };
         let words: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
         let context = format!("{words:?} from {regs:x?}");
@@ -525,10 +447,12 @@ mod tests {
     #[test]
     fn a_copied_cpu_compiles_its_own_code() {
         let mut jit = Jit::default();
-        jit.clear(1);
         let ops = [translate(TEXT_BASE, decode(0x0109_5021))];
         assert!(jit.code(0, TEXT_BASE, &ops).is_some());
-        assert_eq!(format!("{jit:?}"), "Jit { 1 runs compiled }");
-        assert_eq!(format!("{:?}", jit.clone()), "Jit { 0 runs compiled }");
+        assert_eq!(format!("{jit:?}"), "Jit(CompiledCode { 1 compiled })");
+        assert_eq!(
+            format!("{:?}", jit.clone()),
+            "Jit(CompiledCode { 0 compiled })"
+        );
     }
 }

@@ -10,12 +10,13 @@
 //! or cleared, code patched or restored). Anything else (kernel text, a PC off the text, a
 //! budget ending inside the run) executes one instruction the ordinary way.
 
+use asmdbg_core::code_memory::LEFT_EARLY;
 use asmdbg_core::StopEvent;
 
 use crate::decode::Instruction;
 use crate::memory::TEXT_BASE;
 
-use super::jit::{Jit, OVERFLOWED};
+use super::jit::Jit;
 use super::ops::{translate, Op};
 use super::{Cpu, Trap};
 
@@ -73,7 +74,7 @@ impl Runs {
         self.ops
             .extend(pcs.zip(code).map(|(pc, &instr)| translate(pc, instr)));
         asmdbg_core::straight_run_ends(code, MAX_RUN, |&instr| may_transfer(instr), &mut self.last);
-        self.jit.clear(code.len());
+        self.jit.clear();
     }
 }
 
@@ -112,7 +113,7 @@ impl Cpu {
                             // SAFETY: the code was compiled from these ops; it reads and
                             // writes only the 32 registers, and `max_rounds` is at least 1.
                             let out = unsafe { compiled(self.regs.as_mut_ptr(), max_rounds) };
-                            let outcome = if out.next & OVERFLOWED == 0 {
+                            let outcome = if out.next & LEFT_EARLY == 0 {
                                 Ok(out.next as u32)
                             } else {
                                 let at = start.wrapping_add((out.next as u32) << 2);
