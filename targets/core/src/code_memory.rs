@@ -60,13 +60,19 @@ pub struct CompiledOutcome {
 /// The bit of [`CompiledOutcome::next`] that marks an instruction the code left early at.
 pub const LEFT_EARLY: u64 = 1 << 32;
 
-/// Per key: not tried yet, not compilable, or the offset of its code + 2.
-const UNTRIED: u32 = 0;
-const NOT_COMPILED: u32 = 1;
+/// Code compiles on the entry after this many: the first entries of most code are its only
+/// ones (start-up, a debugger's single steps, code the debugger just changed), and compiling
+/// costs two system calls besides the code generation.
+pub const ENTRIES_BEFORE_COMPILING: u32 = 4;
+
+/// An entry of [`CompiledCode`]: how often the key was asked for while below
+/// [`ENTRIES_BEFORE_COMPILING`]; then not compilable, or compiled at an offset.
+const NOT_COMPILED: u32 = u32::MAX;
+const COMPILED: u32 = 1 << 31;
 
 /// A cpu's compiled code, by a key of its choosing (the slot or block it was compiled for),
-/// compiled on first use. A copy starts with nothing compiled: code memory is not shared
-/// between cpus.
+/// compiled once it is entered often enough. A copy starts with nothing compiled: code memory
+/// is not shared between cpus.
 #[derive(Default)]
 pub struct CompiledCode {
     entries: Vec<u32>,
@@ -77,7 +83,11 @@ pub struct CompiledCode {
 
 impl std::fmt::Debug for CompiledCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let compiled = self.entries.iter().filter(|&&e| e > NOT_COMPILED).count();
+        let compiled = self
+            .entries
+            .iter()
+            .filter(|&&e| e != NOT_COMPILED && e & COMPILED != 0)
+            .count();
         write!(f, "CompiledCode {{ {compiled} compiled }}")
     }
 }
@@ -97,60 +107,59 @@ impl CompiledCode {
         }
     }
 
-    /// The address of the code for `key`, compiled from `emit` on the first call (None: it
-    /// does not compile, or this host cannot run compiled code).
+    /// The address of the code for `key`, compiled from `emit` on the entry after
+    /// [`ENTRIES_BEFORE_COMPILING`] (None: not yet, it does not compile, or this host cannot
+    /// run compiled code).
     #[inline(always)]
     pub fn get(&mut self, key: usize, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<*const u8> {
-        let entry = match self.entries.get(key) {
-            Some(&entry) if entry != UNTRIED => entry,
-            _ => self.compile(key, emit),
-        };
-        if entry == NOT_COMPILED {
-            return None;
+        match self.entries.get(key) {
+            Some(&NOT_COMPILED) => None,
+            Some(&entry) if entry & COMPILED != 0 => {
+                Some(self.memory.as_ref()?.entry((entry & !COMPILED) as usize))
+            }
+            _ => self.enter(key, emit),
         }
-        Some(self.memory.as_ref()?.entry((entry - 2) as usize))
     }
 
     #[cold]
     #[inline(never)]
-    fn compile(&mut self, key: usize, emit: impl FnOnce() -> Option<Vec<u8>>) -> u32 {
+    fn enter(&mut self, key: usize, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<*const u8> {
         if key >= self.entries.len() {
-            self.entries.resize(key + 1, UNTRIED);
+            self.entries.resize(key + 1, 0);
         }
-        let entry = self.compiled(emit);
-        self.entries[key] = entry;
-        entry
+        if self.entries[key] < ENTRIES_BEFORE_COMPILING {
+            self.entries[key] += 1;
+            return None;
+        }
+        let offset = self.compile(emit);
+        self.entries[key] = offset.map_or(NOT_COMPILED, |offset| offset as u32 | COMPILED);
+        Some(self.memory.as_ref()?.entry(offset?))
     }
 
-    fn compiled(&mut self, emit: impl FnOnce() -> Option<Vec<u8>>) -> u32 {
+    fn compile(&mut self, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<usize> {
         if self.unavailable || !COMPILED_CODE {
-            return NOT_COMPILED;
+            return None;
         }
-        let Some(code) = emit() else {
-            return NOT_COMPILED;
-        };
+        let code = emit()?;
         if self.memory.is_none() {
             match CodeMemory::new() {
                 Ok(memory) => self.memory = Some(memory),
                 Err(error) => {
                     log::warn!("compiled code is off: no code memory ({error})");
                     self.unavailable = true;
-                    return NOT_COMPILED;
+                    return None;
                 }
             }
         }
-        let memory = self.memory.as_mut().unwrap_or_else(|| unreachable!());
-        match memory.add(&code) {
-            Some(offset) => offset as u32 + 2,
-            None => NOT_COMPILED,
-        }
+        self.memory.as_mut()?.add(&code)
     }
 }
 
 #[cfg(all(target_arch = "x86_64", unix))]
 mod mapping {
-    /// Room for about 50,000 compiled instructions; what does not fit stays interpreted.
-    const SIZE: usize = 1 << 20;
+    /// Room for some 200,000 compiled instructions (address space only until written); what
+    /// does not fit stays interpreted.
+    const SIZE: usize = 4 << 20;
 
     pub struct CodeMemory {
         base: *mut u8,
@@ -189,15 +198,20 @@ mod mapping {
             self.used = 0;
         }
 
-        fn protect(&self, prot: libc::c_int) -> bool {
-            // SAFETY: the whole mapping `new` made.
-            unsafe { libc::mprotect(self.base.cast(), SIZE, prot) == 0 }
+        /// Changes the protection of the pages that hold `offset..end`.
+        fn protect(&self, offset: usize, end: usize, prot: libc::c_int) -> bool {
+            const PAGE: usize = 4096;
+            let first = offset / PAGE * PAGE;
+            let len = end.next_multiple_of(PAGE) - first;
+            // SAFETY: whole pages inside the mapping `new` made.
+            unsafe { libc::mprotect(self.base.add(first).cast(), len, prot) == 0 }
         }
 
         /// Copies `code` in at a 16-byte boundary; its offset, or None when full.
         pub fn add(&mut self, code: &[u8]) -> Option<usize> {
             let offset = self.used.next_multiple_of(16);
-            if offset + code.len() > SIZE || !self.protect(libc::PROT_READ | libc::PROT_WRITE) {
+            let end = offset + code.len();
+            if end > SIZE || !self.protect(offset, end, libc::PROT_READ | libc::PROT_WRITE) {
                 return None;
             }
             // SAFETY: `offset + code.len()` is inside the mapping, now writable; no code of
@@ -205,10 +219,10 @@ mod mapping {
             unsafe {
                 std::ptr::copy_nonoverlapping(code.as_ptr(), self.base.add(offset), code.len())
             };
-            if !self.protect(libc::PROT_READ | libc::PROT_EXEC) {
+            if !self.protect(offset, end, libc::PROT_READ | libc::PROT_EXEC) {
                 return None;
             }
-            self.used = offset + code.len();
+            self.used = end;
             Some(offset)
         }
 
@@ -292,6 +306,14 @@ mod tests {
             emitted += 1;
             Some(vec![0xC3])
         };
+        for _ in 0..ENTRIES_BEFORE_COMPILING {
+            assert_eq!(
+                compiled.get(3, &mut emit),
+                None,
+                "not entered often enough yet"
+            );
+            assert_eq!(compiled.get(1, || None), None);
+        }
         let first = compiled.get(3, &mut emit);
         assert!(first.is_some());
         assert_eq!(compiled.get(3, &mut emit), first);
@@ -303,6 +325,9 @@ mod tests {
             "CompiledCode { 0 compiled }"
         );
         compiled.clear();
+        for _ in 0..ENTRIES_BEFORE_COMPILING {
+            assert_eq!(compiled.get(3, &mut emit), None);
+        }
         assert!(compiled.get(3, &mut emit).is_some());
         assert_eq!(emitted, 2);
     }

@@ -438,6 +438,12 @@ impl WatchFilter {
         addr.wrapping_sub(self.low) < self.span
     }
 
+    /// `(low, span)` of [`WatchFilter::near`]: compiled code tests `addr - low < span`
+    /// (wrapping) itself and leaves the rest to the cpu.
+    pub fn near_bounds(&self) -> (u64, u64) {
+        (self.low, self.span)
+    }
+
     /// Whether an access of any length (a syscall's buffer) may touch a watchpoint: only the
     /// span test, so a true answer must go on to the set's exact check.
     #[inline]

@@ -4,7 +4,7 @@
 //! the same stops, whatever the code does to itself, to the devices or to the debugger's sets.
 
 use asmdbg_core::{StopEvent, WatchKind};
-use asmdbg_lc3::cpu::{Cpu, CpuState, Semantics, DEVICE_BASE, MCR, PSR_USER};
+use asmdbg_lc3::cpu::{Cpu, CpuState, Semantics, DDR, DEVICE_BASE, DSR, MCR, PSR_USER};
 use asmdbg_lc3::os::{LC3SIM, LC3TOOLS, PATT};
 use proptest::prelude::*;
 
@@ -125,6 +125,94 @@ fn a_watchpoint_inside_a_block_stops_before_the_access_and_resumes_after_it() {
     let outcome = cpu.run(100);
     assert_eq!((outcome.executed, &outcome.stop), (4, &watch));
     assert_eq!((cpu.pc, cpu.mem()[0x3005]), (0x3001, 1));
+}
+
+/// A program whose loop block [STR R2, R5, #0; ADD R5, R5, #1; JSR SUB] is entered eight
+/// times: compiled to machine code after a few (src/cpu/jit.rs), its store walks through seven
+/// scratch words and in the last round writes `ADD R4, R4, #2` over SUB's `ADD R4, R4, #1`.
+const WALKING_STORE: [u16; 21] = [
+    0x240A, // x3000 LD R2, NEWADD
+    0xEA0A, // x3001 LEA R5, SCRATCH
+    0x5920, // x3002 AND R4, R4, #0
+    0x5260, // x3003 AND R1, R1, #0
+    0x1268, // x3004 ADD R1, R1, #8
+    0x7540, // x3005 LOOP: STR R2, R5, #0
+    0x1B61, // x3006 ADD R5, R5, #1
+    0x480B, // x3007 JSR SUB
+    0x127F, // x3008 ADD R1, R1, #-1
+    0x03FB, // x3009 BRp LOOP
+    0x0FFF, // x300A BRnzp x300A
+    0x1922, // x300B NEWADD: ADD R4, R4, #2
+    0, 0, 0, 0, 0, 0, 0,      // x300C SCRATCH
+    0x1921, // x3013 SUB: ADD R4, R4, #1
+    0xC1C0, // x3014 RET
+];
+
+#[test]
+fn a_compiled_store_over_code_runs_the_new_code() {
+    // Five instructions, eight rounds of seven, then the loop at the end.
+    let budget = 5 + 8 * 7 + 5;
+    let mut cpu = cpu_with(PATT.semantics, &WALKING_STORE);
+    assert_eq!(cpu.run(budget).executed, budget);
+    let mut by_steps = cpu_with(PATT.semantics, &WALKING_STORE);
+    for _ in 0..budget {
+        by_steps.step();
+    }
+    assert_eq!((cpu.pc, cpu.regs[4]), (0x300A, 7 + 2));
+    assert_eq!(cpu.state(), by_steps.state());
+}
+
+#[test]
+fn a_watchpoint_set_once_a_block_is_compiled_stops_before_the_access() {
+    let words = [
+        ADD_R2_1, // x3000
+        0x3403,   // x3001 ST R2, x3005
+        ADD_R2_1, // x3002
+        0x0FFC,   // x3003 BRnzp x3000
+    ];
+    let mut cpu = cpu_with(PATT.semantics, &words);
+    // Ten rounds, one at a time: the block is entered ten times and compiled.
+    for _ in 0..10 {
+        assert_eq!(cpu.run(4).executed, 4);
+    }
+    cpu.watchpoints.insert(0x3005, 1, WatchKind::Write);
+    let outcome = cpu.run(100);
+    let watch = Some(StopEvent::Watch {
+        kind: WatchKind::Write,
+        addr: 0x3005,
+    });
+    assert_eq!((outcome.executed, &outcome.stop), (1, &watch));
+    assert_eq!((cpu.pc, cpu.regs[2], cpu.mem()[0x3005]), (0x3001, 21, 19));
+}
+
+#[test]
+fn compiled_loads_and_stores_through_pointers_leave_for_devices_and_code() {
+    // LOOP: ADD R2, R2, #1; LDI or STI through the pointer at x3004; BRnzp LOOP.
+    const LDI_R1: u16 = 0xA202; // x3001 LDI R1, [x3004]
+    const STI_R2: u16 = 0xB402; // x3001 STI R2, [x3004]
+    let cases = [
+        (LDI_R1, DSR),    // a device register
+        (LDI_R1, 0x3005), // a plain word
+        (STI_R2, DDR),    // the display: prints
+        (STI_R2, 0x3000), // over the loop's own first word
+        (STI_R2, 0x3005), // a plain word
+    ];
+    for (op, pointer) in cases {
+        let words = [ADD_R2_1, op, 0x0FFD, NOP, pointer];
+        let mut cpu = cpu_with(PATT.semantics, &words);
+        // Twenty entries of the loop's block: compiled after a few.
+        for _ in 0..20 {
+            assert_eq!(cpu.run(3).executed, 3);
+        }
+        let mut by_steps = cpu_with(PATT.semantics, &words);
+        for _ in 0..60 {
+            by_steps.step();
+        }
+        assert!(
+            cpu.state() == by_steps.state(),
+            "{op:04x} through {pointer:04x}"
+        );
+    }
 }
 
 /// A word of a random program around x3000: mostly instructions a block holds, with control

@@ -20,8 +20,10 @@
 //! - a breakpoint set or cleared: [`BlockCache::sync`] drops every block when the set of
 //!   addresses differs from the one the blocks were cut at.
 
+use asmdbg_core::code_memory::CompiledCode;
 use asmdbg_core::BreakpointBitmap;
 
+use super::jit::{self, BlockFn};
 use super::{DEVICE_BASE, USER_BASE};
 use crate::decode::{decode, Instruction};
 
@@ -196,6 +198,12 @@ impl CodeMap {
         (self.0[(addr >> 6) as usize] >> (addr & 63)) & 1 != 0
     }
 
+    /// The bits, for compiled code (bit `addr` of the string: bit `addr % 64` of word
+    /// `addr / 64`).
+    pub fn as_ptr(&self) -> *const u64 {
+        self.0.as_ptr()
+    }
+
     fn mark(&mut self, addr: u16) {
         self.0[(addr >> 6) as usize] |= 1 << (addr & 63);
     }
@@ -216,6 +224,8 @@ pub(super) struct BlockCache {
     breakpoints_version: u64,
     /// The LEA semantics the blocks were decoded with.
     lea_sets_cc: bool,
+    /// The blocks compiled to machine code so far, by index (`jit.rs`).
+    compiled: CompiledCode,
 }
 
 impl BlockCache {
@@ -226,6 +236,7 @@ impl BlockCache {
             ops: Vec::new(),
             breakpoints_version: 0,
             lea_sets_cc,
+            compiled: CompiledCode::default(),
         }
     }
 
@@ -239,6 +250,7 @@ impl BlockCache {
         }
         self.blocks.clear();
         self.ops.clear();
+        self.compiled.clear();
         code.clear();
     }
 
@@ -282,6 +294,18 @@ impl BlockCache {
             block,
             &self.ops[block.first_op as usize..block.end_op as usize],
         )
+    }
+
+    /// The machine code of the block at `index`, compiled now if it was not yet (None where
+    /// this host runs no compiled code).
+    #[inline(always)]
+    pub fn compiled(&mut self, index: usize) -> Option<BlockFn> {
+        let block = &self.blocks[index];
+        let ops = &self.ops[block.first_op as usize..block.end_op as usize];
+        let address = self.compiled.get(index, || Some(jit::emit(block, ops)))?;
+        // SAFETY: a whole function `jit::emit` wrote for this block, of this type; the code is
+        // cleared with the blocks.
+        Some(unsafe { std::mem::transmute::<*const u8, BlockFn>(address) })
     }
 
     #[cold]

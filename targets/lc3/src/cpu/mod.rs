@@ -15,12 +15,14 @@
 //! fault) put the PC back on that instruction; nothing else has changed yet, because every
 //! instruction writes its registers only after its last memory access succeeded.
 
+use asmdbg_core::code_memory::LEFT_EARLY;
 use asmdbg_core::{
     AccessKind, BreakpointBitmap, BreakpointSet, Console, DebugCache, Fault, FaultKind, RunOutcome,
     StopEvent, WatchFilter, WatchKind, WatchpointSet,
 };
 
 mod blocks;
+mod jit;
 
 use crate::decode::{decode, Instruction};
 use blocks::{BlockCache, CodeMap, Op, Tail};
@@ -869,6 +871,7 @@ impl Cpu {
                 break Chain::Breakpoint;
             }
             let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
+            let compiled = blocks.compiled(index);
             let (block, ops) = blocks.block(index);
             let len = u64::from(block.len);
             if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space()) {
@@ -877,7 +880,29 @@ impl Cpu {
             // A block that branches back to its own start (a loop of one block) runs again
             // at once, as long as the budget allows another round: its start was tested for a
             // breakpoint and nothing else changed.
-            let max_rounds = (left - *done) / len;
+            let mut max_rounds = (left - *done) / len;
+            if let Some(compiled) = compiled {
+                let (rounds, outcome) = self.run_compiled(compiled, &mut last, max_rounds);
+                *done += rounds * len;
+                match outcome {
+                    Ok(next) => {
+                        pc = next;
+                        continue;
+                    }
+                    Err(0) => {
+                        // The first instruction leaves the plain path: the same block,
+                        // interpreted, from the round the code stopped in.
+                        max_rounds -= rounds;
+                    }
+                    Err(k) => {
+                        // The instructions before `k` completed; the block that starts at
+                        // `k` takes it from there.
+                        *done += u64::from(k);
+                        pc = block.start.wrapping_add(k);
+                        continue;
+                    }
+                }
+            }
             let (rounds, outcome) = self.run_block::<WATCH>(block, ops, &mut last, max_rounds);
             *done += rounds * len;
             match outcome {
@@ -893,6 +918,38 @@ impl Cpu {
         self.pc = pc;
         self.cc = cc_of(last);
         end
+    }
+
+    /// Runs a compiled block (see `jit.rs`) from the registers and `last`, at most
+    /// `max_rounds` times: the rounds completed, and the PC after the last or the index of the
+    /// instruction the code left before.
+    #[inline(always)]
+    fn run_compiled(
+        &mut self,
+        compiled: jit::BlockFn,
+        last: &mut u16,
+        max_rounds: u64,
+    ) -> (u64, Result<u16, u16>) {
+        let mut context = jit::Context::new(
+            self.regs,
+            *last,
+            (self.plain_lo, self.plain_len),
+            self.mem.as_mut_ptr(),
+            self.code.as_ptr(),
+            self.debug.watch.near_bounds(),
+        );
+        // SAFETY: the code was compiled from this block; it reads and writes the context, and
+        // memory only inside the 64 K words `mem` points at and the code map `code_map` points
+        // at (addresses are 16 bits); `max_rounds` is at least 1.
+        let out = unsafe { compiled(&mut context, max_rounds) };
+        self.regs = context.regs;
+        *last = context.last as u16;
+        let outcome = if out.next & LEFT_EARLY == 0 {
+            Ok(out.next as u16)
+        } else {
+            Err(out.next as u16)
+        };
+        (out.rounds, outcome)
     }
 
     /// Executes a whole block, at most `max_rounds` times (at least once) while it branches

@@ -303,7 +303,7 @@ mod tests {
     use crate::cpu::Cpu;
     use crate::decode::{decode, Instruction};
     use crate::memory::TEXT_BASE;
-    use asmdbg_core::code_memory::LEFT_EARLY;
+    use asmdbg_core::code_memory::{ENTRIES_BEFORE_COMPILING, LEFT_EARLY};
 
     use super::super::ops::translate;
 
@@ -343,6 +343,13 @@ mod tests {
         let context = format!("{words:?} from {regs:x?}");
         assert_eq!((out.rounds, out.next), (rounds, theirs), "{context}");
         assert_eq!(ours, cpu.regs, "{context}");
+    }
+
+    /// The code of `ops` (a run at the text's start), entered until it compiles.
+    fn compiled_now(jit: &mut Jit, ops: &[Op]) -> RunFn {
+        (0..=ENTRIES_BEFORE_COMPILING)
+            .find_map(|_| jit.code(0, TEXT_BASE, ops))
+            .expect("an integer run compiles")
     }
 
     /// Registers with $t0 (8) and $t1 (9) set, $zero 0.
@@ -448,7 +455,7 @@ mod tests {
     fn a_copied_cpu_compiles_its_own_code() {
         let mut jit = Jit::default();
         let ops = [translate(TEXT_BASE, decode(0x0109_5021))];
-        assert!(jit.code(0, TEXT_BASE, &ops).is_some());
+        compiled_now(&mut jit, &ops);
         assert_eq!(format!("{jit:?}"), "Jit(CompiledCode { 1 compiled })");
         assert_eq!(
             format!("{:?}", jit.clone()),
