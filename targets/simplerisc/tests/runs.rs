@@ -4,7 +4,7 @@
 //! the same test.) The reference is `step`, which executes the decoded instruction, while the
 //! loop executes straight-line runs as ops.
 
-use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent};
+use asmdbg_core::{Machine, MachineOptions, Snapshot, StopEvent, WatchKind};
 use asmdbg_simplerisc::{load_machine, SrMachine};
 use asmdbg_testsupport::chunks::{
     assert_budget_is_exact, chunk_case, chunked_and_stepped, play_case, ChunkCase, Pace, Played,
@@ -90,4 +90,25 @@ fn a_breakpoint_set_after_a_loop_ran_stops_inside_it() {
     let outcome = m.run(1000);
     assert_eq!(outcome.stop, Some(StopEvent::Breakpoint));
     assert_eq!((outcome.executed, m.pc()), (2, 12));
+}
+
+#[test]
+fn a_compiled_loop_that_walks_near_a_watchpoint_stops_exactly_at_the_budget() {
+    // The inner loop's run [ld, add, add, cmp, bgt] is entered once per outer round, four
+    // rounds each time, and compiled after a few entries (src/cpu/jit.rs). Its load walks up
+    // in steps of 8 from 8; watchpoints on 500 and 900 make 504.. near the watched span
+    // without hitting it. In the 16th entry the code leaves before the load in the third
+    // round (at 504), and the rest of the entry runs as ops, with the rounds left.
+    let src = "mov r5, 8\nmov r6, 4\nmov r7, 100\nmov r3, 0\n\
+               .outer: mov r2, 0\n\
+               .inner: ld r1, 0[r5]\nadd r5, r5, 8\nadd r2, r2, 1\ncmp r6, r2\nbgt .inner\n\
+               add r3, r3, 1\ncmp r7, r3\nbgt .outer\n";
+    let load = || {
+        let mut m = load_machine("walk.asm", src, &MachineOptions::default()).unwrap();
+        m.watchpoints().insert(500, 4, WatchKind::Read);
+        m.watchpoints().insert(900, 4, WatchKind::Read);
+        m
+    };
+    // Four instructions, then 24 per outer round: the 16th inner entry starts after 364.
+    assert_budget_is_exact(load, (364..=390).chain([500, 1000]));
 }

@@ -4,7 +4,8 @@
 //!
 //! Speed: the code is decoded once when the machine is built into 12-byte [`Insn`]s, which
 //! `step` executes; `run` executes straight-line runs of them translated once more into 8-byte
-//! ops (`runs.rs`), a whole run (and a loop's rounds) per budget test. Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] (an
+//! ops (`runs.rs`), a whole run (and a loop's rounds) per budget test, or the machine code a run
+//! compiles to once entered often enough (`jit.rs`). Breakpoints are written into the loop's copy of the code as [`Op::Breakpoint`] (an
 //! `asmdbg_core::PatchedCode`) instead of being looked up per instruction:
 //! `BreakpointSet::contains` per instruction measured 0.51 of the free-running rate with
 //! breakpoints set, against the 0.9 required. Loads and stores ask an `asmdbg_core::WatchFilter`
@@ -20,6 +21,7 @@ use asmdbg_core::{
 
 use crate::decode::{Insn, Op};
 
+mod jit;
 mod runs;
 use runs::Runs;
 
@@ -189,8 +191,25 @@ impl Cpu {
                 let len = (end - slot + 1) as u64;
                 let left = budget - executed;
                 let result = if len <= left {
+                    let mut max_rounds = left / len;
+                    if let Some(compiled) = runs.compiled(slot, end) {
+                        let (rounds, left_at) = core.run_compiled(compiled, max_rounds);
+                        executed += rounds * len;
+                        match left_at {
+                            None => continue,
+                            // The instructions before `k` completed; the run that starts at
+                            // `k` takes it from there.
+                            Some(k) if k > 0 => {
+                                executed += u64::from(k);
+                                continue;
+                            }
+                            // The first instruction leaves the plain path: the same run, as
+                            // ops, from the round the code stopped in.
+                            Some(_) => max_rounds -= rounds,
+                        }
+                    }
                     let (rounds, result) =
-                        core.run_ops(runs.ops(slot, end), &code[slot..=end], left / len);
+                        core.run_ops(runs.ops(slot, end), &code[slot..=end], max_rounds);
                     executed += rounds * len;
                     result
                 } else {
@@ -245,7 +264,7 @@ impl Cpu {
 
     /// The parts one instruction touches, and the code the loop reads, borrowed apart.
     #[inline(always)]
-    fn split(&mut self) -> (Core<'_>, &PatchedCode<Insn>, &Runs) {
+    fn split(&mut self) -> (Core<'_>, &PatchedCode<Insn>, &mut Runs) {
         let core = Core {
             regs: &mut self.regs,
             mem: &mut self.mem,
@@ -257,7 +276,7 @@ impl Cpu {
             flag_e: self.flag_e,
             flag_gt: self.flag_gt,
         };
-        (core, &self.debug.breakpoints, &self.runs)
+        (core, &self.debug.breakpoints, &mut self.runs)
     }
 
     /// Takes back the PC and flags that [`Core`] kept in locals while it ran.

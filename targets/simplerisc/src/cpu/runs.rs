@@ -15,6 +15,7 @@
 
 use crate::decode::{Insn, Op};
 
+use super::jit::{Jit, RunFn};
 use super::{Core, Trap};
 
 /// Most instructions in one run: a run is taken whole or not at all, and the debugger's slices
@@ -242,6 +243,8 @@ pub(super) struct Runs {
     last: Vec<u32>,
     /// The version of the patched code both were derived from.
     version: Option<u64>,
+    /// The runs compiled to machine code so far (`jit.rs`).
+    jit: Jit,
 }
 
 impl Runs {
@@ -259,6 +262,7 @@ impl Runs {
                 .map(|(slot, insn)| translate(slot as u32, insn)),
         );
         asmdbg_core::straight_run_ends(code, MAX_RUN, may_transfer, &mut self.last);
+        self.jit.clear();
     }
 
     /// The slot of the last instruction of the run that starts at `slot` (None past the
@@ -266,6 +270,13 @@ impl Runs {
     #[inline(always)]
     pub(super) fn last(&self, slot: usize) -> Option<usize> {
         self.last.get(slot).map(|&end| end as usize)
+    }
+
+    /// The machine code of the run `from..=to`, once it was entered often enough (None: not
+    /// yet, or it does not compile).
+    #[inline(always)]
+    pub(super) fn compiled(&mut self, from: usize, to: usize) -> Option<RunFn> {
+        self.jit.code(from, &self.ops[from..=to])
     }
 
     /// The ops of the slots `from..=to`.
@@ -402,6 +413,34 @@ impl Core<'_> {
                 }
                 RunOp::Ret => jump!(self.regs[15] / 4),
             }
+        }
+    }
+
+    /// Runs a compiled run (see `jit.rs`) that starts at the PC, at most `max_rounds` times:
+    /// the rounds completed, and if the code left early, the index in the run of the
+    /// instruction it left before (the PC is then on it).
+    #[inline(always)]
+    pub(super) fn run_compiled(&mut self, compiled: RunFn, max_rounds: u64) -> (u64, Option<u32>) {
+        let mut context = super::jit::Context::new(
+            *self.regs,
+            (self.flag_e, self.flag_gt),
+            self.mem,
+            self.watch.near_bounds(),
+        );
+        // SAFETY: the code was compiled from the run at the PC; it reads and writes the
+        // context, and data memory only below the `mem_words` words `mem` points at;
+        // `max_rounds` is at least 1.
+        let out = unsafe { compiled(&mut context, max_rounds) };
+        *self.regs = context.regs;
+        self.flag_e = context.flag_e != 0;
+        self.flag_gt = context.flag_gt != 0;
+        if out.next & asmdbg_core::code_memory::LEFT_EARLY == 0 {
+            self.pc = out.next as u32;
+            (out.rounds, None)
+        } else {
+            let k = out.next as u32;
+            self.pc = self.pc.wrapping_add(k);
+            (out.rounds, Some(k))
         }
     }
 
