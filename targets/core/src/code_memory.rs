@@ -45,6 +45,34 @@ impl CodeBuffer {
         let rel = (to as i64 - (at as i64 + 4)) as i32;
         self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
     }
+
+    /// The end of a round of the code the cpus compile, whose convention is: `rsi` the most
+    /// rounds allowed, `r8` the rounds completed, `eax` the PC after this round. Counts the
+    /// round and goes round again from `top` while the PC is `start` and rounds are left; else
+    /// falls out with the PC in `edx` (the caller's exit follows).
+    pub fn end_round(&mut self, start: u32, top: usize) {
+        // inc r8; cmp eax, start; jne exit; cmp r8, rsi; jne top; exit: mov edx, eax
+        self.bytes(&[0x49, 0xFF, 0xC0, 0x3D]);
+        self.u32(start);
+        let to_exit = self.jump_if(0x85);
+        self.bytes(&[0x49, 0x39, 0xF0]);
+        let again = self.jump_if(0x85);
+        self.patch(again, top);
+        let exit = self.here();
+        self.patch(to_exit, exit);
+        self.bytes(&[0x89, 0xC2]);
+    }
+
+    /// Where the jump at `jump` goes when the code leaves before instruction `k`: `edx` takes
+    /// `k` with [`LEFT_EARLY`] (the caller's exit follows).
+    pub fn leave_early(&mut self, jump: usize, k: usize) {
+        let stub = self.here();
+        self.patch(jump, stub);
+        // mov edx, k; bts rdx, 32
+        self.bytes(&[0xBA]);
+        self.u32(k as u32);
+        self.bytes(&[0x48, 0x0F, 0xBA, 0xEA, 0x20]);
+    }
 }
 
 /// What a compiled run or block returns (in rax:rdx under the SysV ABI): the rounds it

@@ -871,12 +871,14 @@ impl Cpu {
                 break Chain::Breakpoint;
             }
             let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
-            let compiled = blocks.compiled(index);
-            let (block, ops) = blocks.block(index);
+            let (block, _) = blocks.block(index);
             let len = u64::from(block.len);
             if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space()) {
                 break Chain::Ordinary;
             }
+            // Only a block that runs as one counts as entered towards its compiling.
+            let compiled = blocks.compiled(index);
+            let (block, ops) = blocks.block(index);
             // A block that branches back to its own start (a loop of one block) runs again
             // at once, as long as the budget allows another round: its start was tested for a
             // breakpoint and nothing else changed.

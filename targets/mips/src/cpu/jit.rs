@@ -151,24 +151,13 @@ fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
         Some(Op::Jr { rs }) => x.load(EAX, rs),
         Some(_) => return None,
     }
-    // inc r8; cmp eax, start; jne exit; cmp r8, rsi; jne top
-    x.bytes(&[0x49, 0xFF, 0xC0, 0x3D]);
-    x.u32(start);
-    let to_exit = x.jump_if(0x85);
-    x.bytes(&[0x49, 0x39, 0xF0]);
-    let again = x.jump_if(0x85);
-    x.patch(again, top);
-    let exit = x.here();
-    x.patch(to_exit, exit);
-    // exit: mov edx, eax; mov rax, r8; ret
-    x.bytes(&[0x89, 0xC2, 0x4C, 0x89, 0xC0, 0xC3]);
+    x.end_round(start, top);
+    // mov rax, r8; ret
+    const END: [u8; 4] = [0x4C, 0x89, 0xC0, 0xC3];
+    x.bytes(&END);
     for (jump, k) in overflows {
-        let stub = x.here();
-        x.patch(jump, stub);
-        // mov edx, k; bts rdx, 32; mov rax, r8; ret
-        x.bytes(&[0xBA]);
-        x.u32(k as u32);
-        x.bytes(&[0x48, 0x0F, 0xBA, 0xEA, 0x20, 0x4C, 0x89, 0xC0, 0xC3]);
+        x.leave_early(jump, k);
+        x.bytes(&END);
     }
     Some(x.buffer.code)
 }
@@ -326,9 +315,7 @@ mod tests {
         let pcs = (TEXT_BASE..).step_by(4);
         let ops: Vec<Op> = pcs.zip(&code).map(|(pc, &i)| translate(pc, i)).collect();
         let mut jit = Jit::default();
-        let compiled = jit
-            .code(0, TEXT_BASE, &ops)
-            .expect("an integer run compiles");
+        let compiled = compiled_now(&mut jit, &ops);
         let mut ours = regs;
         // SAFETY: compiled from `ops`; 32 registers; max_rounds >= 1.
         let out = unsafe { compiled(ours.as_mut_ptr(), max_rounds) };

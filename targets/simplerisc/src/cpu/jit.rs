@@ -197,24 +197,10 @@ fn emit(start: u32, run: &[RunOp]) -> Option<Vec<u8>> {
         }
         Some(_) => return None,
     }
-    // inc r8; cmp eax, start; jne exit; cmp r8, rsi; jne top
-    x.bytes(&[0x49, 0xFF, 0xC0, 0x3D]);
-    x.u32(start);
-    let to_exit = x.jump_if(0x85);
-    x.bytes(&[0x49, 0x39, 0xF0]);
-    let again = x.jump_if(0x85);
-    x.patch(again, top);
-    let exit = x.here();
-    x.patch(to_exit, exit);
-    x.bytes(&[0x89, 0xC2]); // mov edx, eax
+    x.end_round(start, top);
     end(&mut x);
     for (jump, k) in early {
-        let stub = x.here();
-        x.patch(jump, stub);
-        // mov edx, k; bts rdx, 32
-        x.bytes(&[0xBA]);
-        x.u32(k as u32);
-        x.bytes(&[0x48, 0x0F, 0xBA, 0xEA, 0x20]);
+        x.leave_early(jump, k);
         end(&mut x);
     }
     Some(x.code)
