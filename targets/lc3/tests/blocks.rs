@@ -127,38 +127,43 @@ fn a_watchpoint_inside_a_block_stops_before_the_access_and_resumes_after_it() {
     assert_eq!((cpu.pc, cpu.mem()[0x3005]), (0x3001, 1));
 }
 
-/// A program whose loop block [STR R2, R5, #0; ADD R5, R5, #1; JSR SUB] is entered eight
-/// times: compiled to machine code after a few (src/cpu/jit.rs), its store walks through seven
-/// scratch words and in the last round writes `ADD R4, R4, #2` over SUB's `ADD R4, R4, #1`.
-const WALKING_STORE: [u16; 21] = [
-    0x240A, // x3000 LD R2, NEWADD
-    0xEA0A, // x3001 LEA R5, SCRATCH
+/// A program whose inner loop, a block that branches back to itself (the kind that compiles,
+/// src/cpu/jit.rs), is entered once per outer round, two rounds each time: compiled after a
+/// few entries, its store walks through thirteen scratch words and in the seventh (last) outer
+/// round writes `ADD R4, R4, #2` over SUB's `ADD R4, R4, #1`.
+const WALKING_STORE: [u16; 31] = [
+    0x240E, // x3000 LD R2, NEWADD
+    0xEA0E, // x3001 LEA R5, SCRATCH
     0x5920, // x3002 AND R4, R4, #0
-    0x5260, // x3003 AND R1, R1, #0
-    0x1268, // x3004 ADD R1, R1, #8
-    0x7540, // x3005 LOOP: STR R2, R5, #0
-    0x1B61, // x3006 ADD R5, R5, #1
-    0x480B, // x3007 JSR SUB
-    0x127F, // x3008 ADD R1, R1, #-1
-    0x03FB, // x3009 BRp LOOP
-    0x0FFF, // x300A BRnzp x300A
-    0x1922, // x300B NEWADD: ADD R4, R4, #2
-    0, 0, 0, 0, 0, 0, 0,      // x300C SCRATCH
-    0x1921, // x3013 SUB: ADD R4, R4, #1
-    0xC1C0, // x3014 RET
+    0x5DA0, // x3003 AND R6, R6, #0
+    0x1DA7, // x3004 ADD R6, R6, #7
+    0x5260, // x3005 OUTER: AND R1, R1, #0
+    0x1262, // x3006 ADD R1, R1, #2
+    0x7540, // x3007 INNER: STR R2, R5, #0
+    0x1B61, // x3008 ADD R5, R5, #1
+    0x127F, // x3009 ADD R1, R1, #-1
+    0x03FC, // x300A BRp INNER
+    0x4811, // x300B JSR SUB
+    0x1DBF, // x300C ADD R6, R6, #-1
+    0x03F7, // x300D BRp OUTER
+    0x0FFF, // x300E BRnzp x300E
+    0x1922, // x300F NEWADD: ADD R4, R4, #2
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // x3010 SCRATCH
+    0x1921, // x301D SUB: ADD R4, R4, #1
+    0xC1C0, // x301E RET
 ];
 
 #[test]
 fn a_compiled_store_over_code_runs_the_new_code() {
-    // Five instructions, eight rounds of seven, then the loop at the end.
-    let budget = 5 + 8 * 7 + 5;
+    // Five instructions, seven outer rounds of fifteen, then the loop at the end.
+    let budget = 5 + 7 * 15 + 5;
     let mut cpu = cpu_with(PATT.semantics, &WALKING_STORE);
     assert_eq!(cpu.run(budget).executed, budget);
     let mut by_steps = cpu_with(PATT.semantics, &WALKING_STORE);
     for _ in 0..budget {
         by_steps.step();
     }
-    assert_eq!((cpu.pc, cpu.regs[4]), (0x300A, 7 + 2));
+    assert_eq!((cpu.pc, cpu.regs[4]), (0x300E, 6 + 2));
     assert_eq!(cpu.state(), by_steps.state());
 }
 

@@ -174,7 +174,20 @@ pub(super) struct Block {
     end_op: u32,
 }
 
+/// Blocks at least this long compile even when they do not loop: entering compiled code
+/// (its context in and out) costs about what interpreting a few instructions does.
+const COMPILE_STRAIGHT_FROM: u16 = 16;
+
 impl Block {
+    /// Whether compiled code can pay for its entry: the block branches back to its own start
+    /// (its rounds run inside the code) or is long. Short blocks that go on elsewhere, most of
+    /// a game's code and the OS's, ran a third slower compiled than interpreted.
+    #[inline(always)]
+    pub fn worth_compiling(&self) -> bool {
+        matches!(self.tail, Tail::Br { target, .. } if target == self.start)
+            || self.len >= COMPILE_STRAIGHT_FROM
+    }
+
     /// Every instruction of the block is in user space (x3000–xFDFF), where 3rd-edition
     /// access control lets user mode fetch (no block reaches the device page).
     #[inline(always)]

@@ -871,40 +871,43 @@ impl Cpu {
                 break Chain::Breakpoint;
             }
             let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
-            let (block, _) = blocks.block(index);
+            let (block, ops) = blocks.block(index);
             let len = u64::from(block.len);
             if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space()) {
                 break Chain::Ordinary;
             }
-            // Only a block that runs as one counts as entered towards its compiling.
-            let compiled = blocks.compiled(index);
-            let (block, ops) = blocks.block(index);
             // A block that branches back to its own start (a loop of one block) runs again
             // at once, as long as the budget allows another round: its start was tested for a
             // breakpoint and nothing else changed.
             let mut max_rounds = (left - *done) / len;
-            if let Some(compiled) = compiled {
-                let (rounds, outcome) = self.run_compiled(compiled, &mut last, max_rounds);
-                *done += rounds * len;
-                match outcome {
-                    Ok(next) => {
+            let (block, ops) = if block.worth_compiling() {
+                // Out of line, so that the loop over short blocks stays as tight as it was.
+                let start = block.start;
+                match self.run_compiled(blocks, index, &mut last, max_rounds) {
+                    None => {}
+                    Some((rounds, Ok(next))) => {
+                        *done += rounds * len;
                         pc = next;
                         continue;
                     }
-                    Err(0) => {
-                        // The first instruction leaves the plain path: the same block,
-                        // interpreted, from the round the code stopped in.
+                    // The first instruction leaves the plain path: the same block,
+                    // interpreted, from the round the code stopped in.
+                    Some((rounds, Err(0))) => {
+                        *done += rounds * len;
                         max_rounds -= rounds;
                     }
-                    Err(k) => {
-                        // The instructions before `k` completed; the block that starts at
-                        // `k` takes it from there.
-                        *done += u64::from(k);
-                        pc = block.start.wrapping_add(k);
+                    // The instructions before `k` completed; the block that starts at `k`
+                    // takes it from there.
+                    Some((rounds, Err(k))) => {
+                        *done += rounds * len + u64::from(k);
+                        pc = start.wrapping_add(k);
                         continue;
                     }
                 }
-            }
+                blocks.block(index)
+            } else {
+                (block, ops)
+            };
             let (rounds, outcome) = self.run_block::<WATCH>(block, ops, &mut last, max_rounds);
             *done += rounds * len;
             match outcome {
@@ -922,16 +925,18 @@ impl Cpu {
         end
     }
 
-    /// Runs a compiled block (see `jit.rs`) from the registers and `last`, at most
-    /// `max_rounds` times: the rounds completed, and the PC after the last or the index of the
-    /// instruction the code left before.
-    #[inline(always)]
+    /// Runs the block at `index` compiled (see `jit.rs`) from the registers and `last`, at
+    /// most `max_rounds` times: the rounds completed, and the PC after the last or the index of
+    /// the instruction the code left before; None if the block has no code (yet).
+    #[inline(never)]
     fn run_compiled(
         &mut self,
-        compiled: jit::BlockFn,
+        blocks: &mut BlockCache,
+        index: usize,
         last: &mut u16,
         max_rounds: u64,
-    ) -> (u64, Result<u16, u16>) {
+    ) -> Option<(u64, Result<u16, u16>)> {
+        let compiled = blocks.compiled(index)?;
         let mut context = jit::Context::new(
             self.regs,
             *last,
@@ -944,14 +949,14 @@ impl Cpu {
         // memory only inside the 64 K words `mem` points at and the code map `code_map` points
         // at (addresses are 16 bits); `max_rounds` is at least 1.
         let out = unsafe { compiled(&mut context, max_rounds) };
-        self.regs = context.regs;
+        context.copy_regs_to(&mut self.regs);
         *last = context.last as u16;
         let outcome = if out.next & LEFT_EARLY == 0 {
             Ok(out.next as u16)
         } else {
             Err(out.next as u16)
         };
-        (out.rounds, outcome)
+        Some((out.rounds, outcome))
     }
 
     /// Executes a whole block, at most `max_rounds` times (at least once) while it branches

@@ -56,6 +56,20 @@ impl Context {
     }
 }
 
+impl Context {
+    /// The registers as the code left them, one at a time: the code wrote them with 32-bit
+    /// stores, which a wide load of several cannot be forwarded from (it waits for them to
+    /// reach the cache).
+    #[inline(always)]
+    pub fn copy_regs_to(&self, regs: &mut [u32; 16]) {
+        for (to, from) in regs.iter_mut().zip(&self.regs) {
+            // SAFETY: a read of an initialized u32 through a reference; volatile only so that
+            // the reads are not merged into wide loads.
+            *to = unsafe { std::ptr::read_volatile(from) };
+        }
+    }
+}
+
 /// A compiled run: `max_rounds` at least 1. It leaves early (see
 /// [`asmdbg_core::code_memory::LEFT_EARLY`]) before a load or store off the plain path.
 #[cfg(target_arch = "x86_64")]
