@@ -148,7 +148,7 @@ const WALKING_STORE: [u16; 31] = [
     0x03F7, // x300D BRp OUTER
     0x0FFF, // x300E BRnzp x300E
     0x1922, // x300F NEWADD: ADD R4, R4, #2
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // x3010 SCRATCH
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,      // x3010 SCRATCH
     0x1921, // x301D SUB: ADD R4, R4, #1
     0xC1C0, // x301E RET
 ];
