@@ -85,6 +85,27 @@ pub struct CompiledOutcome {
     pub next: u64,
 }
 
+/// A compiled run or block: `state` is what the code reads and writes (a cpu's registers, or
+/// a context of its own), `max_rounds` at least 1.
+#[cfg(target_arch = "x86_64")]
+pub type CompiledFn<S> =
+    unsafe extern "sysv64" fn(state: *mut S, max_rounds: u64) -> CompiledOutcome;
+#[cfg(not(target_arch = "x86_64"))]
+pub type CompiledFn<S> = unsafe extern "C" fn(state: *mut S, max_rounds: u64) -> CompiledOutcome;
+
+/// Copies `from` into `to` one element at a time. Compiled code wrote them with stores as
+/// narrow as one element; a wide load of several cannot be forwarded from those stores and
+/// waits for them to reach the cache (a third of the time of LC-3 game code in short blocks
+/// went there when the registers were copied as one 16-byte value).
+#[inline(always)]
+pub fn copy_one_by_one<T: Copy>(from: &[T], to: &mut [T]) {
+    for (to, from) in to.iter_mut().zip(from) {
+        // SAFETY: a read of an initialized value through a reference; volatile only so that
+        // the reads are not merged into wide loads.
+        *to = unsafe { std::ptr::read_volatile(from) };
+    }
+}
+
 /// The bit of [`CompiledOutcome::next`] that marks an instruction the code left early at.
 pub const LEFT_EARLY: u64 = 1 << 32;
 
@@ -147,6 +168,22 @@ impl CompiledCode {
             }
             _ => self.enter(key, emit),
         }
+    }
+
+    /// [`CompiledCode::get`] as the function it is.
+    ///
+    /// # Safety
+    /// `emit` must write whole functions of [`CompiledFn<S>`]'s calling convention, and every
+    /// earlier `emit` for this key since the last [`CompiledCode::clear`] too.
+    #[inline(always)]
+    pub unsafe fn function<S>(
+        &mut self,
+        key: usize,
+        emit: impl FnOnce() -> Option<Vec<u8>>,
+    ) -> Option<CompiledFn<S>> {
+        let address = self.get(key, emit)?;
+        // SAFETY: by the caller, a whole function of this type starts at `address`.
+        Some(unsafe { std::mem::transmute::<*const u8, CompiledFn<S>>(address) })
     }
 
     #[cold]

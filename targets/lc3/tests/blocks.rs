@@ -105,21 +105,25 @@ fn a_store_to_the_machine_control_register_inside_a_block_halts_after_it() {
     assert_eq!(cpu.pc, 0x3002);
 }
 
+/// A loop of one block that stores R2 to x3005, and the stop of a write watchpoint there.
+const STORE_LOOP: [u16; 4] = [
+    ADD_R2_1, // x3000
+    0x3403,   // x3001 ST R2, x3005
+    ADD_R2_1, // x3002
+    0x0FFC,   // x3003 BRnzp x3000
+];
+const STORE_WATCH: StopEvent = StopEvent::Watch {
+    kind: WatchKind::Write,
+    addr: 0x3005,
+};
+
 #[test]
 fn a_watchpoint_inside_a_block_stops_before_the_access_and_resumes_after_it() {
-    let words = [
-        ADD_R2_1, // x3000
-        0x3403,   // x3001 ST R2, x3005
-        ADD_R2_1, // x3002
-        0x0FFC,   // x3003 BRnzp x3000
-    ];
+    let words = STORE_LOOP;
     let mut cpu = cpu_with(PATT.semantics, &words);
     cpu.watchpoints.insert(0x3005, 1, WatchKind::Write);
     let outcome = cpu.run(100);
-    let watch = Some(StopEvent::Watch {
-        kind: WatchKind::Write,
-        addr: 0x3005,
-    });
+    let watch = Some(STORE_WATCH);
     assert_eq!((outcome.executed, &outcome.stop), (1, &watch));
     assert_eq!((cpu.pc, cpu.mem()[0x3005]), (0x3001, 0));
     let outcome = cpu.run(100);
@@ -169,12 +173,7 @@ fn a_compiled_store_over_code_runs_the_new_code() {
 
 #[test]
 fn a_watchpoint_set_once_a_block_is_compiled_stops_before_the_access() {
-    let words = [
-        ADD_R2_1, // x3000
-        0x3403,   // x3001 ST R2, x3005
-        ADD_R2_1, // x3002
-        0x0FFC,   // x3003 BRnzp x3000
-    ];
+    let words = STORE_LOOP;
     let mut cpu = cpu_with(PATT.semantics, &words);
     // Ten rounds, one at a time: the block is entered ten times and compiled.
     for _ in 0..10 {
@@ -182,10 +181,7 @@ fn a_watchpoint_set_once_a_block_is_compiled_stops_before_the_access() {
     }
     cpu.watchpoints.insert(0x3005, 1, WatchKind::Write);
     let outcome = cpu.run(100);
-    let watch = Some(StopEvent::Watch {
-        kind: WatchKind::Write,
-        addr: 0x3005,
-    });
+    let watch = Some(STORE_WATCH);
     assert_eq!((outcome.executed, &outcome.stop), (1, &watch));
     assert_eq!((cpu.pc, cpu.regs[2], cpu.mem()[0x3005]), (0x3001, 21, 19));
 }

@@ -315,10 +315,12 @@ impl BlockCache {
     pub fn compiled(&mut self, index: usize) -> Option<BlockFn> {
         let block = &self.blocks[index];
         let ops = &self.ops[block.first_op as usize..block.end_op as usize];
-        let address = self.compiled.get(index, || Some(jit::emit(block, ops)))?;
-        // SAFETY: a whole function `jit::emit` wrote for this block, of this type; the code is
-        // cleared with the blocks.
-        Some(unsafe { std::mem::transmute::<*const u8, BlockFn>(address) })
+        // SAFETY: `jit::emit` writes whole functions of this type (the code is cleared with
+        // the blocks).
+        unsafe {
+            self.compiled
+                .function(index, || Some(jit::emit(block, ops)))
+        }
     }
 
     #[cold]

@@ -14,7 +14,7 @@
 //!
 //! The code lives as long as the blocks: [`super::blocks::BlockCache::flush`] clears both.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledOutcome};
+use asmdbg_core::code_memory::{CodeBuffer, CompiledFn};
 
 use super::blocks::{Block, Op, Reg, Tail};
 
@@ -63,27 +63,9 @@ impl Context {
     }
 }
 
-impl Context {
-    /// The registers as the code left them, one at a time: the code wrote them with 16-bit
-    /// stores, and one 16-byte load of all eight cannot be forwarded from those stores (it
-    /// waits for them to reach the cache: a third of the time of a game's OS code, in short
-    /// blocks, went there).
-    #[inline(always)]
-    pub fn copy_regs_to(&self, regs: &mut [u16; 8]) {
-        for (to, from) in regs.iter_mut().zip(&self.regs) {
-            // SAFETY: a read of an initialized u16 through a reference; volatile only so that
-            // the eight reads are not merged into one wide load.
-            *to = unsafe { std::ptr::read_volatile(from) };
-        }
-    }
-}
-
-/// A compiled block: `max_rounds` at least 1. It leaves early (see
-/// [`asmdbg_core::code_memory::LEFT_EARLY`]) before an access off the plain path.
-#[cfg(target_arch = "x86_64")]
-pub(super) type BlockFn = unsafe extern "sysv64" fn(*mut Context, u64) -> CompiledOutcome;
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) type BlockFn = unsafe extern "C" fn(*mut Context, u64) -> CompiledOutcome;
+/// A compiled block. It leaves early (see [`asmdbg_core::code_memory::LEFT_EARLY`]) before
+/// an access off the plain path.
+pub(super) type BlockFn = CompiledFn<Context>;
 
 /// Offsets in [`Context`].
 const LAST: u8 = 16;

@@ -949,7 +949,7 @@ impl Cpu {
         // memory only inside the 64 K words `mem` points at and the code map `code_map` points
         // at (addresses are 16 bits); `max_rounds` is at least 1.
         let out = unsafe { compiled(&mut context, max_rounds) };
-        context.copy_regs_to(&mut self.regs);
+        asmdbg_core::code_memory::copy_one_by_one(&context.regs, &mut self.regs);
         *last = context.last as u16;
         let outcome = if out.next & LEFT_EARLY == 0 {
             Ok(out.next as u16)

@@ -17,16 +17,13 @@
 //! text: [`Jit::clear`] forgets it whenever they are derived again. A copied cpu (a snapshot)
 //! starts with nothing compiled.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledOutcome};
+use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledFn};
 
 use super::ops::{Op, Reg};
 
-/// A compiled run: `regs` is the cpu's registers (`$zero` reads 0 there and is never written),
-/// `max_rounds` at least 1. It leaves early only at an overflow.
-#[cfg(target_arch = "x86_64")]
-type RunFn = unsafe extern "sysv64" fn(regs: *mut u32, max_rounds: u64) -> CompiledOutcome;
-#[cfg(not(target_arch = "x86_64"))]
-type RunFn = unsafe extern "C" fn(regs: *mut u32, max_rounds: u64) -> CompiledOutcome;
+/// A compiled run: its state is the cpu's registers (`$zero` reads 0 there and is never
+/// written). It leaves early only at an overflow.
+type RunFn = CompiledFn<u32>;
 
 /// The compiled runs of the current ops, by the slot each starts at.
 #[derive(Debug, Clone, Default)]
@@ -42,10 +39,8 @@ impl Jit {
     /// compiling it on the first call; None if it does not compile.
     #[inline(always)]
     pub(super) fn code(&mut self, slot: usize, start: u32, run: &[Op]) -> Option<RunFn> {
-        let address = self.0.get(slot, || emit(start, run))?;
-        // SAFETY: a whole function `emit` wrote for this run's ops, of this type (the code is
-        // cleared whenever the ops are derived again).
-        Some(unsafe { std::mem::transmute::<*const u8, RunFn>(address) })
+        // SAFETY: `emit` writes whole functions of this type.
+        unsafe { self.0.function(slot, || emit(start, run)) }
     }
 }
 

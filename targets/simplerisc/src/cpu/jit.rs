@@ -13,7 +13,7 @@
 //!
 //! The code is derived from the ops and cleared whenever they are derived again.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledOutcome};
+use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledFn};
 
 use super::runs::{Reg, RunOp};
 
@@ -56,26 +56,9 @@ impl Context {
     }
 }
 
-impl Context {
-    /// The registers as the code left them, one at a time: the code wrote them with 32-bit
-    /// stores, which a wide load of several cannot be forwarded from (it waits for them to
-    /// reach the cache).
-    #[inline(always)]
-    pub fn copy_regs_to(&self, regs: &mut [u32; 16]) {
-        for (to, from) in regs.iter_mut().zip(&self.regs) {
-            // SAFETY: a read of an initialized u32 through a reference; volatile only so that
-            // the reads are not merged into wide loads.
-            *to = unsafe { std::ptr::read_volatile(from) };
-        }
-    }
-}
-
-/// A compiled run: `max_rounds` at least 1. It leaves early (see
-/// [`asmdbg_core::code_memory::LEFT_EARLY`]) before a load or store off the plain path.
-#[cfg(target_arch = "x86_64")]
-pub(super) type RunFn = unsafe extern "sysv64" fn(*mut Context, u64) -> CompiledOutcome;
-#[cfg(not(target_arch = "x86_64"))]
-pub(super) type RunFn = unsafe extern "C" fn(*mut Context, u64) -> CompiledOutcome;
+/// A compiled run. It leaves early (see [`asmdbg_core::code_memory::LEFT_EARLY`]) before a
+/// load or store off the plain path.
+pub(super) type RunFn = CompiledFn<Context>;
 
 /// The compiled runs of the current ops, by the slot each starts at.
 #[derive(Debug, Clone, Default)]
@@ -91,10 +74,8 @@ impl Jit {
     /// entered often enough; None if it does not compile (or not yet).
     #[inline(always)]
     pub(super) fn code(&mut self, slot: usize, run: &[RunOp]) -> Option<RunFn> {
-        let address = self.0.get(slot, || emit(slot as u32, run))?;
-        // SAFETY: a whole function `emit` wrote for this run's ops, of this type (the code is
-        // cleared whenever the ops are derived again).
-        Some(unsafe { std::mem::transmute::<*const u8, RunFn>(address) })
+        // SAFETY: `emit` writes whole functions of this type.
+        unsafe { self.0.function(slot, || emit(slot as u32, run)) }
     }
 }
 

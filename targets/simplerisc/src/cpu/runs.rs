@@ -431,7 +431,7 @@ impl Core<'_> {
         // context, and data memory only below the `mem_words` words `mem` points at;
         // `max_rounds` is at least 1.
         let out = unsafe { compiled(&mut context, max_rounds) };
-        context.copy_regs_to(self.regs);
+        asmdbg_core::code_memory::copy_one_by_one(&context.regs, self.regs);
         self.flag_e = context.flag_e != 0;
         self.flag_gt = context.flag_gt != 0;
         if out.next & asmdbg_core::code_memory::LEFT_EARLY == 0 {
