@@ -40,6 +40,12 @@ impl CodeBuffer {
         self.code.len() - 4
     }
 
+    /// An x86 `jmp rel32` whose target is patched later: returns where its displacement is.
+    pub fn jump(&mut self) -> usize {
+        self.bytes(&[0xE9, 0, 0, 0, 0]);
+        self.code.len() - 4
+    }
+
     /// Points the rel32 displacement at `at` to `to`.
     pub fn patch(&mut self, at: usize, to: usize) {
         let rel = (to as i64 - (at as i64 + 4)) as i32;
@@ -404,5 +410,8 @@ mod tests {
         let at = buffer.jump_if(0x85);
         buffer.patch(at, 0);
         assert_eq!(buffer.code, [0x90, 0x0F, 0x85, 0xF9, 0xFF, 0xFF, 0xFF]);
+        let at = buffer.jump();
+        buffer.patch(at, 1);
+        assert_eq!(buffer.code[7..], [0xE9, 0xF5, 0xFF, 0xFF, 0xFF]);
     }
 }

@@ -258,15 +258,35 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (
-        0usize..3,
-        any::<bool>(),
+    case_from(
         prop::collection::vec(program_word(), 8..48),
-        prop::collection::vec(prop_oneof![3 => 0x3000u16..0x3040, 1 => any::<u16>()], 8),
+        prop_oneof![3 => 0x3000u16..0x3040, 1 => any::<u16>()],
         prop::collection::vec(0x3000u16..0x3030, 0..3),
         prop::collection::vec((0x3000u16..0x3040, 0u8..3), 0..2),
         prop::collection::vec(1u64..300, 1..8),
         prop::collection::vec(any::<u8>(), 0..4),
+    )
+}
+
+/// A case of any profile and privilege from its parts: the program, a register's value,
+/// breakpoints, watches (address, kind), the run budgets and the keys.
+fn case_from(
+    words: impl Strategy<Value = Vec<u16>>,
+    reg: impl Strategy<Value = u16>,
+    breakpoints: impl Strategy<Value = Vec<u16>>,
+    watches: impl Strategy<Value = Vec<(u16, u8)>>,
+    chunks: impl Strategy<Value = Vec<u64>>,
+    input: impl Strategy<Value = Vec<u8>>,
+) -> impl Strategy<Value = Case> {
+    (
+        0usize..3,
+        any::<bool>(),
+        words,
+        prop::collection::vec(reg, 8),
+        breakpoints,
+        watches,
+        chunks,
+        input,
     )
         .prop_map(
             |(profile, user, words, regs, breakpoints, watches, chunks, input)| Case {
@@ -358,22 +378,195 @@ fn play(case: &Case, mut budget: Option<&mut dyn FnMut() -> u64>) -> (Trace, Cpu
     (trace, cpu.state())
 }
 
+/// Plays `case` in runs of its chunks and one instruction at a time: the stops, registers,
+/// memory and the rest of the state must agree.
+fn runs_agree_with_steps(case: &Case) -> Result<(), TestCaseError> {
+    let mut chunk = case.chunks.iter().copied().cycle();
+    let (in_blocks, state) = play(case, Some(&mut || chunk.next().unwrap_or(1)));
+    let (one_by_one, expected) = play(case, None);
+    prop_assert_eq!(in_blocks, one_by_one);
+    let differ: Vec<(usize, u16, u16)> = (0..0x10000)
+        .filter(|&a| state.mem[a] != expected.mem[a])
+        .map(|a| (a, state.mem[a], expected.mem[a]))
+        .take(8)
+        .collect();
+    prop_assert!(
+        differ.is_empty(),
+        "memory differs (address, blocks, one by one): {:x?}",
+        differ
+    );
+    // Steps start the count of empty keyboard polls afresh, runs carry it on.
+    prop_assert!(
+        state.without_poll_count() == expected.without_poll_count(),
+        "the states differ outside registers and memory"
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
     fn blocks_end_where_single_instructions_end(case in case()) {
-        let mut chunk = case.chunks.iter().copied().cycle();
-        let (in_blocks, state) = play(&case, Some(&mut || chunk.next().unwrap_or(1)));
-        let (one_by_one, expected) = play(&case, None);
-        prop_assert_eq!(in_blocks, one_by_one);
-        let differ: Vec<(usize, u16, u16)> = (0..0x10000)
-            .filter(|&a| state.mem[a] != expected.mem[a])
-            .map(|a| (a, state.mem[a], expected.mem[a]))
-            .take(8)
-            .collect();
-        prop_assert!(differ.is_empty(), "memory differs (address, blocks, one by one): {:x?}", differ);
-        prop_assert!(state == expected, "the states differ outside registers and memory");
+        runs_agree_with_steps(&case)?;
+    }
+}
+
+#[test]
+fn compiled_code_keeps_every_register_in_every_role() {
+    // LOOP: ADD Ri, Ri, #0 for i = 0..8 (compiled code gives the registers its host registers
+    // in the order they first appear, so base register b takes the b-th); LDR Rd, Rb, #1;
+    // STR Rd, Rb, #-1; ADD Rc, Rc, #-1; BRp LOOP. Run a round per call: compiled after a few.
+    for b in 0..8u16 {
+        let (d, c) = ((b + 1) % 8, (b + 2) % 8);
+        let mut words: Vec<u16> = (0..8).map(|i| 0x1020 | i << 9 | i << 6).collect();
+        words.extend([
+            0x6001 | d << 9 | b << 6, // LDR Rd, Rb, #1
+            0x703F | d << 9 | b << 6, // STR Rd, Rb, #-1
+            0x103F | c << 9 | c << 6, // ADD Rc, Rc, #-1
+            0x03F3,                   // BRp LOOP
+            NOP,
+            NOP,
+            NOP,
+            0x1234, // x300F: the data LDR reads
+        ]);
+        let setup = |cpu: &mut Cpu| {
+            cpu.regs[b as usize] = 0x300E;
+            cpu.regs[c as usize] = 30;
+        };
+        let mut cpu = cpu_with(PATT.semantics, &words);
+        setup(&mut cpu);
+        let mut by_steps = cpu.clone();
+        for _ in 0..30 {
+            assert_eq!(cpu.run(12).executed, 12);
+        }
+        for _ in 0..30 * 12 {
+            by_steps.step();
+        }
+        assert_eq!(cpu.regs[d as usize], 0x1234, "base R{b}");
+        assert_eq!(cpu.mem()[0x300D], 0x1234, "base R{b}");
+        assert!(cpu.state() == by_steps.state(), "base R{b}");
+    }
+}
+
+#[test]
+fn compiled_control_transfers_go_where_single_instructions_go() {
+    // x3000: LEA R7, x3000, then fifteen ADD R1, R1, #-3 (a block long enough to compile
+    // whatever it ends in; R1 from 90 goes through positive, zero and negative values at the
+    // block's end), then the transfer at x3010; x3011 ADD R3, R3, #1 (counts the ways through
+    // it); x3012 BRnzp x3000.
+    let mut tails: Vec<(u16, &str)> = (1..8u16).map(|nzp| (nzp << 9 | 1, "BR to x3012")).collect();
+    tails.extend([
+        (
+            0x4800 | (0x3000u16.wrapping_sub(0x3011) & 0x7FF),
+            "JSR x3000",
+        ),
+        (0x41C0, "JSRR R7"),
+        (0x4080, "JSRR R2"),
+        (0xC080, "JMP R2"),
+    ]);
+    for (tail, name) in tails {
+        let mut words = vec![0xEFFF];
+        words.extend([0x127D; 15]);
+        words.extend([tail, 0x16E1, 0x0FED]);
+        let mut cpu = cpu_with(PATT.semantics, &words);
+        cpu.regs[1] = 90;
+        cpu.regs[2] = 0x3000;
+        let mut by_steps = cpu.clone();
+        for _ in 0..20 {
+            assert_eq!(cpu.run(1000).executed, 1000);
+        }
+        for _ in 0..20 * 1000 {
+            by_steps.step();
+        }
+        assert!(cpu.state() == by_steps.state(), "{name} ({tail:04x})");
+    }
+}
+
+/// A program that is one loop at x3000: a body of the instructions compiled code holds
+/// (src/cpu/jit.rs) over all eight registers (so that every host register it keeps them in is
+/// taken), a control transfer (BR back to the start on a random condition, JSR back, JMP or
+/// JSRR through a register, or BR on past the loop), then `BRnzp x3000` (so the loop is
+/// entered again and again, and compiles), then 32 words of data (pointers for LDI and STI
+/// among them, and any word at all). One PC-relative access in eight and the registers based
+/// accesses that stray reach the code.
+fn loop_words() -> impl Strategy<Value = Vec<u16>> {
+    let data = prop_oneof![
+        2 => 0x3000u16..0x3040,
+        1 => prop::sample::select(vec![DSR, DDR, MCR, 0x0000, 0x2FFF, 0xFDFF]),
+        2 => any::<u16>(),
+    ];
+    (
+        prop::collection::vec((0u8..10, 0u16..8, 0u16..8, any::<u16>()), 1..24),
+        0u16..6,
+        1u16..8,
+        0u16..8,
+        prop::collection::vec(data, 32),
+    )
+        .prop_map(|(body, tail, nzp, base, data)| {
+            let n = body.len() as u16;
+            let data_at = 0x3000 + n + 2;
+            let mut words: Vec<u16> = body
+                .iter()
+                .enumerate()
+                .map(|(k, &(kind, r, s, value))| {
+                    let pc = 0x3000 + k as u16 + 1;
+                    match kind {
+                        0..=3 => {
+                            let opcode = if kind % 2 == 1 { 0x5000 } else { 0x1000 };
+                            opcode | r << 9 | s << 6 | (value & 0x3F)
+                        }
+                        4 => 0x903F | r << 9 | s << 6,
+                        5 | 6 => {
+                            let opcode =
+                                [0x2000u16, 0x3000, 0xA000, 0xB000, 0xE000][usize::from(value % 5)];
+                            let target = if value % 8 == 0 {
+                                0x3000 + (value >> 3) % (n + 2)
+                            } else {
+                                data_at + (value >> 3) % 32
+                            };
+                            opcode | r << 9 | (target.wrapping_sub(pc) & 0x1FF)
+                        }
+                        _ => {
+                            let opcode = if value % 2 == 1 { 0x7000 } else { 0x6000 };
+                            opcode | r << 9 | s << 6 | (value >> 1 & 0x3F)
+                        }
+                    }
+                })
+                .collect();
+            // PC-relative offsets from the instruction after the tail.
+            let back = 0u16.wrapping_sub(n + 1);
+            words.push(match tail {
+                0 | 1 => nzp << 9 | (back & 0x1FF),
+                2 => 0x4800 | (back & 0x7FF),
+                3 => 0xC000 | base << 6,
+                4 => 0x4000 | base << 6,
+                _ => nzp << 9 | 1,
+            });
+            words.push(0x0E00 | (back.wrapping_sub(1) & 0x1FF));
+            words.extend(data);
+            words
+        })
+}
+
+fn loop_case() -> impl Strategy<Value = Case> {
+    case_from(
+        loop_words(),
+        prop_oneof![1 => Just(0x3000u16), 4 => 0x3018u16..0x3048, 1 => any::<u16>()],
+        prop::collection::vec(0x3000u16..0x3020, 0..2),
+        prop::collection::vec((0x3000u16..0x3040, 0u8..3), 0..3),
+        prop::collection::vec(1u64..60, 1..8),
+        Just(Vec::new()),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Loops entered often enough to compile, against the same instructions one at a time.
+    #[test]
+    fn compiled_loops_end_where_single_instructions_end(case in loop_case()) {
+        runs_agree_with_steps(&case)?;
     }
 }
 

@@ -10,7 +10,7 @@
 //! are resolved when the block is built, so a block's instructions never need the PC.
 //!
 //! The blocks are only as good as the memory they were decoded from. The addresses they hold
-//! are marked in a [`CodeMap`] the cpu keeps beside memory, and every way memory changes keeps
+//! are marked in a [`AccessMap`] the cpu keeps beside memory, and every way memory changes keeps
 //! the blocks true:
 //! - the program's stores and the hardware's own pushes (TRAP, exceptions, interrupts) test
 //!   the map and mark the code stale (a store inside a block then ends the block); the run loop
@@ -21,7 +21,7 @@
 //!   addresses differs from the one the blocks were cut at.
 
 use asmdbg_core::code_memory::CompiledCode;
-use asmdbg_core::BreakpointBitmap;
+use asmdbg_core::{BreakpointBitmap, WatchpointSet};
 
 use super::jit::{self, BlockFn};
 use super::{DEVICE_BASE, USER_BASE};
@@ -196,33 +196,102 @@ impl Block {
     }
 }
 
-/// One bit per address some block holds.
+/// What compiled code must know of an address before it loads or stores there, one byte per
+/// address in two views: the supervisor's (`0..0x10000`) and the user's (`0x10000..`).
+/// [`AccessMap::CODE`]: some block holds the address (a store over it must go the ordinary
+/// way, which drops the blocks); [`AccessMap::NOT_PLAIN`]: an access there is not plain
+/// memory (the device page, a watched word, or in the user's view outside the user window).
+///
+/// Why bytes: compiled code tests an address with one instruction (`test byte [map + addr],
+/// mask`), where the window, the watched span and a bit string took thirteen.
 #[derive(Debug, Clone)]
-pub(super) struct CodeMap(Box<[u64; 1024]>);
+pub(super) struct AccessMap {
+    bytes: Box<[u8; 0x20000]>,
+    /// Addresses below `code_low` or from `code_end` hold no code, so that dropping the
+    /// blocks clears only the span that had some.
+    code_low: usize,
+    code_end: usize,
+    /// The [`WatchpointSet::generation`] the watched words were marked from (0: none).
+    watched: u64,
+}
 
-impl CodeMap {
+impl AccessMap {
+    pub const CODE: u8 = 1;
+    pub const NOT_PLAIN: u8 = 2;
+    /// Where the user's view starts.
+    const USER_VIEW: usize = 0x10000;
+
     pub fn new() -> Self {
-        CodeMap(Box::new([0; 1024]))
+        let mut map = AccessMap {
+            bytes: Box::new([0; 0x20000]),
+            code_low: 0x10000,
+            code_end: 0,
+            watched: 0,
+        };
+        map.mark_not_plain(&[]);
+        map
     }
 
     /// Whether some block holds the instruction at `addr`.
     #[inline(always)]
     pub fn holds(&self, addr: u16) -> bool {
-        (self.0[(addr >> 6) as usize] >> (addr & 63)) & 1 != 0
+        self.bytes[addr as usize] & Self::CODE != 0
     }
 
-    /// The bits, for compiled code (bit `addr` of the string: bit `addr % 64` of word
-    /// `addr / 64`).
-    pub fn as_ptr(&self) -> *const u64 {
-        self.0.as_ptr()
+    /// The view compiled code tests addresses in: the user's when `user`.
+    pub fn view(&self, user: bool) -> *const u8 {
+        let offset = if user { Self::USER_VIEW } else { 0 };
+        self.bytes[offset..].as_ptr()
+    }
+
+    /// Marks the watched words again if `watchpoints` changed since they were marked.
+    pub fn sync_watched(&mut self, watchpoints: &WatchpointSet) {
+        if watchpoints.generation() != self.watched {
+            self.watched = watchpoints.generation();
+            let spans: Vec<(u64, u64)> = watchpoints.iter().map(|w| (w.addr, w.len)).collect();
+            self.mark_not_plain(&spans);
+        }
+    }
+
+    /// Forgets which watched words are marked: the next sync marks them again.
+    pub fn invalidate_watched(&mut self) {
+        self.watched = 0;
+    }
+
+    /// Sets [`AccessMap::NOT_PLAIN`] exactly where an access is not plain memory, with the
+    /// words of `watched` (address, length) watched.
+    fn mark_not_plain(&mut self, watched: &[(u64, u64)]) {
+        let (supervisor, user) = self.bytes.split_at_mut(Self::USER_VIEW);
+        for (addr, (s, u)) in supervisor.iter_mut().zip(user.iter_mut()).enumerate() {
+            let device = addr >= usize::from(DEVICE_BASE);
+            *s = (*s & Self::CODE) | if device { Self::NOT_PLAIN } else { 0 };
+            let outside = device || addr < usize::from(USER_BASE);
+            *u = (*u & Self::CODE) | if outside { Self::NOT_PLAIN } else { 0 };
+        }
+        for &(addr, len) in watched {
+            let end = addr.saturating_add(len.max(1)).min(0x10000);
+            for addr in addr.min(0x10000)..end {
+                supervisor[addr as usize] |= Self::NOT_PLAIN;
+                user[addr as usize] |= Self::NOT_PLAIN;
+            }
+        }
     }
 
     fn mark(&mut self, addr: u16) {
-        self.0[(addr >> 6) as usize] |= 1 << (addr & 63);
+        let addr = usize::from(addr);
+        self.bytes[addr] |= Self::CODE;
+        self.bytes[Self::USER_VIEW + addr] |= Self::CODE;
+        self.code_low = self.code_low.min(addr);
+        self.code_end = self.code_end.max(addr + 1);
     }
 
     fn clear(&mut self) {
-        self.0.fill(0);
+        for addr in self.code_low..self.code_end {
+            self.bytes[addr] &= !Self::CODE;
+            self.bytes[Self::USER_VIEW + addr] &= !Self::CODE;
+        }
+        self.code_low = 0x10000;
+        self.code_end = 0;
     }
 }
 
@@ -254,7 +323,7 @@ impl BlockCache {
     }
 
     /// Drops every block, and their marks in `code`.
-    pub fn flush(&mut self, code: &mut CodeMap) {
+    pub fn flush(&mut self, code: &mut AccessMap) {
         if self.blocks.is_empty() {
             return;
         }
@@ -273,7 +342,7 @@ impl BlockCache {
         &mut self,
         breakpoints: &BreakpointBitmap<1024>,
         lea_sets_cc: bool,
-        code: &mut CodeMap,
+        code: &mut AccessMap,
     ) {
         if lea_sets_cc != self.lea_sets_cc || breakpoints.version() != self.breakpoints_version {
             self.lea_sets_cc = lea_sets_cc;
@@ -289,7 +358,7 @@ impl BlockCache {
         pc: u16,
         mem: &[u16; 0x10000],
         breakpoints: &BreakpointBitmap<1024>,
-        code: &mut CodeMap,
+        code: &mut AccessMap,
     ) -> usize {
         let index = self.entry[pc as usize];
         if index == NO_BLOCK {
@@ -330,7 +399,7 @@ impl BlockCache {
         start: u16,
         mem: &[u16; 0x10000],
         breakpoints: &BreakpointBitmap<1024>,
-        code: &mut CodeMap,
+        code: &mut AccessMap,
     ) -> u32 {
         // Blocks entered at many addresses of long straight code overlap; past this many ops
         // (about 6 MiB) start afresh rather than grow without bound.

@@ -25,7 +25,7 @@ mod blocks;
 mod jit;
 
 use crate::decode::{decode, Instruction};
-use blocks::{BlockCache, CodeMap, Op, Tail};
+use blocks::{AccessMap, BlockCache, Op, Tail};
 
 pub const KBSR: u16 = 0xFE00;
 pub const KBDR: u16 = 0xFE02;
@@ -156,9 +156,10 @@ pub struct Cpu {
     debug: DebugCache<BreakpointBitmap<1024>>,
     /// The code decoded into blocks for the run loop. `None` only while `run` has it out.
     blocks: Option<Box<BlockCache>>,
-    /// The addresses the blocks hold, and whether one of them was written since (by a store
-    /// or a push): the blocks are dropped before the next one runs.
-    code: CodeMap,
+    /// The addresses the blocks hold (with what compiled code tests before an access, see
+    /// [`AccessMap`]), and whether one of them was written since (by a store or a push): the
+    /// blocks are dropped before the next one runs.
+    code: AccessMap,
     code_stale: bool,
     executed: u64,
 }
@@ -212,7 +213,7 @@ impl Cpu {
             irq_armed: false,
             debug: DebugCache::new(BreakpointBitmap::new(), WatchFilter::new(1)),
             blocks: Some(Box::new(BlockCache::new(semantics.lea_sets_cc))),
-            code: CodeMap::new(),
+            code: AccessMap::new(),
             code_stale: false,
             executed: 0,
             empty_polls: 0,
@@ -375,12 +376,14 @@ impl Cpu {
     /// debugger can change the sets between any two calls of `run` or `step`.
     fn sync_debug_sets(&mut self) {
         self.debug.sync(&self.breakpoints, &self.watchpoints);
+        self.code.sync_watched(&self.watchpoints);
     }
 
     /// Forgets what the hot loop's copies of the debug sets were built from, so the next `run`
     /// or `step` rebuilds them (after the whole cpu state was replaced).
     pub fn invalidate_debug_cache(&mut self) {
         self.debug.invalidate();
+        self.code.invalidate_watched();
     }
 
     #[inline(always)]
@@ -937,17 +940,18 @@ impl Cpu {
         max_rounds: u64,
     ) -> Option<(u64, Result<u16, u16>)> {
         let compiled = blocks.compiled(index)?;
+        // The user's view of the access map exactly when the window is the user's.
+        let user = self.plain_lo != 0;
+        debug_assert_eq!(user, self.plain_lo == USER_BASE);
         let mut context = jit::Context::new(
             self.regs,
             *last,
-            (self.plain_lo, self.plain_len),
             self.mem.as_mut_ptr(),
-            self.code.as_ptr(),
-            self.debug.watch.near_bounds(),
+            self.code.view(user),
         );
         // SAFETY: the code was compiled from this block; it reads and writes the context, and
-        // memory only inside the 64 K words `mem` points at and the code map `code_map` points
-        // at (addresses are 16 bits); `max_rounds` is at least 1.
+        // memory only inside the 64 K words `mem` points at and the 64 K bytes of the view
+        // `access` points at (addresses are 16 bits); `max_rounds` is at least 1.
         let out = unsafe { compiled(&mut context, max_rounds) };
         asmdbg_core::code_memory::copy_one_by_one(&context.regs, &mut self.regs);
         *last = context.last as u16;
@@ -1135,6 +1139,17 @@ pub struct CpuState {
     mcr: u16,
     empty_polls: u32,
     executed: u64,
+}
+
+impl CpuState {
+    /// The state with the count of empty keyboard polls left out. [`Cpu::step`] starts that
+    /// count afresh by design (a debugger's `stepi` through a wait loop always steps) and
+    /// [`Cpu::run`] carries it from one call to the next, so the same instructions executed
+    /// by steps and by runs can end in states that differ in it alone.
+    pub fn without_poll_count(mut self) -> CpuState {
+        self.empty_polls = 0;
+        self
+    }
 }
 
 impl Cpu {
