@@ -21,8 +21,8 @@ pub mod refusal;
 mod rsp;
 
 pub use core::{
-    Reversed, RunCore, RunState, BURST, CHUNK, INPUT_BACKLOG, MACHINE_INPUT_QUEUE, OUTPUT_BACKLOG,
-    SLICE,
+    Reversed, RunCore, RunState, BURST, CHUNK, INPUT_BACKLOG, MACHINE_INPUT_QUEUE, MAX_SLICE,
+    OUTPUT_BACKLOG, SLICE,
 };
 pub use discipline::{Discipline, LineMode};
 pub use framer::{rsp_packet, Frame, Framer, PACKET_SIZE};

@@ -8,7 +8,7 @@ use asmdbg_core::gdb::{Debuggee, GdbMachine, ResumeMode};
 use asmdbg_core::{Machine, MachineOptions};
 use asmdbg_session::{
     rsp_packet, Admission, Discipline, LineMode, Poll, RspSession, SessionEnd, HANDOVER_GRACE,
-    MACHINE_INPUT_QUEUE, OUTPUT_BACKLOG, PACKET_SIZE,
+    MACHINE_INPUT_QUEUE, MAX_SLICE, OUTPUT_BACKLOG, PACKET_SIZE, SLICE,
 };
 
 /// Counts forever in COUNT (x3004).
@@ -37,6 +37,20 @@ const LC3_FLOOD: &str = "\
 LOOP    LEA R0, MSG
         PUTS
         BRnzp LOOP
+MSG     .STRINGZ \"flood flood flood flood\"
+        .END
+";
+
+/// Computes silently for 60,000 instructions (the slices grow), then floods as LC3_FLOOD does.
+const LC3_QUIET_THEN_FLOOD: &str = "\
+        .ORIG x3000
+        LD R1, COUNT
+WAIT    ADD R1, R1, #-1
+        BRp WAIT
+LOOP    LEA R0, MSG
+        PUTS
+        BRnzp LOOP
+COUNT   .FILL #30000
 MSG     .STRINGZ \"flood flood flood flood\"
         .END
 ";
@@ -310,6 +324,37 @@ fn a_guest_whose_output_is_not_taken_pauses_and_resumes_when_it_is() {
     assert!(gdb.poll().run, "drained: it runs again");
     gdb.run(1);
     assert!(gdb.machine().instructions_executed() > executed);
+}
+
+#[test]
+fn slices_grown_while_the_guest_was_quiet_shrink_once_it_writes() {
+    // A burst's slices grow while the guest writes nothing; once it writes they are back to
+    // SLICE instructions, so a burst that ends on the backlog's bound overshoots it by what a
+    // short slice writes (PUTS takes several instructions a character), not by what a grown
+    // one would. One long burst, so that all of it is one burst's output.
+    let mut session = RspSession::new(
+        Debuggee::new(lc3(LC3_QUIET_THEN_FLOOD)),
+        Discipline::new(LineMode::Raw, false),
+    )
+    .with_burst(u64::MAX);
+    session.on_connect(Instant::now());
+    let mut gdb = Wire {
+        session,
+        from_stub: Vec::new(),
+    };
+    gdb.request("?");
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    assert!(gdb.run(1).output_blocked, "one burst filled the backlog");
+    assert!(gdb.machine().instructions_executed() > 60_000);
+    let mut taken = 0;
+    while let Some(chunk) = gdb.session.take_output_chunk() {
+        taken += chunk.len();
+    }
+    assert!(taken > OUTPUT_BACKLOG, "{taken}");
+    assert!(
+        taken <= OUTPUT_BACKLOG + SLICE as usize,
+        "{taken} bytes: slices of up to {MAX_SLICE} instructions went on while it wrote"
+    );
 }
 
 #[test]
