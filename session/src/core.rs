@@ -20,7 +20,10 @@ pub const BURST: u64 = 100_000;
 /// megabytes at most (not hundreds) and Ctrl-C latency stays in milliseconds.
 pub const SLICE: u64 = 1024;
 /// Slices double while the guest writes nothing, up to this many instructions (see
-/// [`SliceSizes`]).
+/// [`SliceSizes`]). The first slice in which a quiet guest starts to write can be this long:
+/// an LC-3 instruction writes at most a byte and a SimpleRISC `.print` a line of registers,
+/// and a MIPS run ends by itself once 64 KiB of output wait (`OUTPUT_PER_RUN`), so that slice
+/// leaves at most a few megabytes too.
 pub const MAX_SLICE: u64 = 1 << 15;
 
 /// The sizes of a burst's slices: [`SLICE`] first and after every slice in which the guest

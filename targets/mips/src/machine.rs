@@ -78,6 +78,12 @@ fn fcsr_bit(n: u32) -> u32 {
     }
 }
 
+/// A run ends early, with no stop, once this much of the guest's output waits to be taken: a
+/// print syscall writes a whole string (the most output per instruction of the three
+/// machines), so the output a run leaves its caller to hold is bounded by this plus one
+/// string, whatever the run's length.
+pub const OUTPUT_PER_RUN: usize = 64 * 1024;
+
 /// A MIPS machine running one assembled program as MARS 4.5 would: the cpu and the syscalls'
 /// state (plain data, see [`MipsState`]) and the host they reach the outside world through.
 #[derive(Debug)]
@@ -180,8 +186,8 @@ impl Replayable for MipsMachine {
         self.cpu.instructions
     }
 
-    /// Runs the cpu, performing its syscalls, until the budget is used, a stop, or the start of
-    /// a real-time sleep.
+    /// Runs the cpu, performing its syscalls, until the budget is used, a stop, the start of
+    /// a real-time sleep, or [`OUTPUT_PER_RUN`] bytes of output waiting to be taken.
     fn run_inner(&mut self, budget: u64) -> RunOutcome {
         if self.host.asleep() {
             return RunOutcome {
@@ -201,7 +207,11 @@ impl Replayable for MipsMachine {
             }
             let (counted, stop) = self.syscall();
             executed += counted as u64;
-            if stop.is_some() || executed >= budget || self.host.wake_time().is_some() {
+            if stop.is_some()
+                || executed >= budget
+                || self.host.wake_time().is_some()
+                || self.cpu.console.output().len() >= OUTPUT_PER_RUN
+            {
                 return RunOutcome {
                     executed,
                     stop: self.report(stop),

@@ -2,6 +2,7 @@
 //! random streams, files, time, dialogs and the error texts.
 
 use asmdbg_core::{Machine, MachineOptions, StopEvent};
+use asmdbg_mips::machine::OUTPUT_PER_RUN;
 use asmdbg_mips::random::JavaRandom;
 use asmdbg_mips::{load_machine, MipsMachine};
 
@@ -69,6 +70,36 @@ fn prints_numbers_strings_and_latin1_chars() {
         out,
         "-42 café é0xffffffff429496729500000000000000000000000000000101"
     );
+}
+
+#[test]
+fn a_run_ends_early_once_a_flood_of_output_waits_to_be_taken() {
+    // Fills 4 KiB with 'A', then prints it forever (4 instructions a round).
+    let src = "
+        .data
+buf:    .space 4100
+        .text
+main:   la $t0, buf
+        li $t1, 4096
+        li $t2, 65
+fill:   sb $t2, 0($t0)
+        addi $t0, $t0, 1
+        addi $t1, $t1, -1
+        bgtz $t1, fill
+loop:   li $v0, 4
+        la $a0, buf
+        syscall
+        j loop
+";
+    let mut m = load_machine("flood.asm", src, &MachineOptions::default()).unwrap();
+    for _ in 0..3 {
+        let outcome = m.run(10_000_000);
+        assert_eq!(outcome.stop, None);
+        assert!(outcome.executed > 0 && outcome.executed < 10_000_000);
+        let out = m.console().take_output();
+        assert!(out.len() >= OUTPUT_PER_RUN, "{}", out.len());
+        assert!(out.len() < OUTPUT_PER_RUN + 4096, "{}", out.len());
+    }
 }
 
 #[test]
