@@ -977,11 +977,27 @@ fn a_packet_that_fails_in_acknowledgement_mode_is_acknowledged_then_answered() {
 #[test]
 fn ctrl_c_stops_a_long_reverse_continue() {
     let dir = Scratch::new();
-    let spin = "        .ORIG x3000\n        AND R1, R1, #0\nLOOP    ADD R1, R1, #1\n        BRnzp LOOP\n        .END\n";
+    // 90 million instructions of counting, then a wait for a key that never comes: a history
+    // of the same length however fast the machine runs (a spin for a fixed time made one that
+    // compiled code filled with billions, longer than the whole search may take here).
+    let spin = "        .ORIG x3000
+        AND R1, R1, #0
+        LD R2, ROUNDS
+OUTER   LD R3, TURNS
+LOOP    ADD R1, R1, #1
+        ADD R3, R3, #-1
+        BRp LOOP
+        ADD R2, R2, #-1
+        BRp OUTER
+        GETC
+        HALT
+ROUNDS  .FILL #3000
+TURNS   .FILL #10000
+        .END
+";
     let stub = start(&dir, "spin.asm", spin);
     let mut rsp = Rsp::connect(&stub);
     rsp.resume();
-    // Two seconds of spinning: tens of millions of instructions of history.
     std::thread::sleep(Duration::from_secs(2));
     rsp.interrupt();
     // A breakpoint at the entry, passed only at the very start: the search must cover all
