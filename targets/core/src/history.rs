@@ -25,8 +25,11 @@ pub const DEFAULT_CAP_BYTES: usize = 256 << 20;
 
 /// Instructions between two checkpoints at the start, at least (doubled each time the cap
 /// thins them): more for a machine whose snapshot reads much (MIPS looks at 12 MiB), so that
-/// taking them costs a few percent of running.
-pub const FIRST_INTERVAL: u64 = 1 << 20;
+/// taking them costs a few percent of running. 8 Mi: with compiled code an LC-3 runs a million
+/// instructions in well under a millisecond, and its checkpoints (128 KiB of memory copied
+/// each) cost it a quarter of its rate at 1 Mi and a tenth at 4 Mi under DAP (scripts/bench);
+/// a first reverse step replays at most this much (milliseconds), later ones far less.
+pub const FIRST_INTERVAL: u64 = 1 << 23;
 
 /// Instructions per byte a snapshot reads, in the interval between checkpoints.
 const INTERVAL_PER_SNAPSHOT_BYTE: u64 = 4;
