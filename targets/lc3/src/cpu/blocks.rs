@@ -10,7 +10,7 @@
 //! are resolved when the block is built, so a block's instructions never need the PC.
 //!
 //! The blocks are only as good as the memory they were decoded from. The addresses they hold
-//! are marked in a [`AccessMap`] the cpu keeps beside memory, and every way memory changes keeps
+//! are marked in an [`AccessMap`] the cpu keeps beside memory, and every way memory changes keeps
 //! the blocks true:
 //! - the program's stores and the hardware's own pushes (TRAP, exceptions, interrupts) test
 //!   the map and mark the code stale (a store inside a block then ends the block); the run loop

@@ -1104,7 +1104,7 @@ impl Cpu {
         }
         if addr.wrapping_sub(self.plain_lo) < self.plain_len {
             self.mem[addr as usize] = value;
-            // One test of the code map (inside a chain nothing is stale yet).
+            // One test of the access map (inside a chain nothing is stale yet).
             if self.code.holds(addr) {
                 self.code_stale = true;
                 self.cc = cc_of(last);
