@@ -2,8 +2,8 @@
 //!
 //! A run (see `runs.rs`) whose ops are all register and immediate arithmetic, logic, shifts,
 //! comparisons and `lui`, ending in a conditional branch, `j`, `jal` or `jr` (or in nothing),
-//! compiles, the first time the loop enters it, into a function that executes the run's rounds
-//! as the interpreter's ops would: the same registers in `Cpu::regs`, the rounds counted
+//! compiles, once the loop has entered it often enough, into a function that executes the
+//! run's rounds as the interpreter's ops would: the same registers in `Cpu::regs`, the rounds counted
 //! against the same `max_rounds`, `add`/`addi`/`sub` leaving at the overflow with the index of
 //! the op. Runs with anything else (loads, stores, `mul`, syscalls, breakpoint stops) stay with
 //! the ops. Only 64-bit x86 Linux and the other Unixes get machine code; elsewhere every run is
@@ -36,7 +36,7 @@ impl Jit {
     }
 
     /// The compiled code of `run`, the ops of the run that starts at `slot` (address `start`),
-    /// compiling it on the first call; None if it does not compile.
+    /// once the run was entered often enough; None if it does not compile (or not yet).
     #[inline(always)]
     pub(super) fn code(&mut self, slot: usize, start: u32, run: &[Op]) -> Option<RunFn> {
         // SAFETY: `emit` writes whole functions of this type.
