@@ -240,11 +240,12 @@ impl<G: GdbMachine> RunCore<G> {
     /// replays: it stops at the frontier and its output, shown when it was made, is dropped.
     pub fn forward(&mut self, stepping: bool) -> Option<StopEvent> {
         let now = self.target.machine.instructions_executed();
-        let past = self
-            .target
-            .history
-            .as_ref()
-            .and_then(|h| h.budget_to_frontier(now));
+        // A replay stops at the frontier, and where the debugger changed the machine in the
+        // recorded run (the change is taken there: the replay alone would not make it).
+        let past = self.target.history.as_ref().and_then(|h| {
+            let frontier = h.budget_to_frontier(now)?;
+            Some(h.budget_to_edit(now).map_or(frontier, |e| e.min(frontier)))
+        });
         let event = match (stepping, past) {
             (true, None) => self.target.machine.step(),
             // A step in the past goes through the replay, which queues the recorded input.
@@ -255,6 +256,9 @@ impl<G: GdbMachine> RunCore<G> {
             let _ = self.target.machine.console().take_output();
         }
         if let Some(history) = &mut self.target.history {
+            if past.is_some() {
+                history.take_edit(&mut self.target.machine);
+            }
             history.note_progress(&self.target.machine, event.is_some() || stepping);
         }
         if stepping && event == Some(StopEvent::NeedInput) {

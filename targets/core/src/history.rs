@@ -70,6 +70,10 @@ struct Saved<S> {
     state: S,
     /// What the state takes in memory (the machine's [`Snapshot::state_bytes`]).
     bytes: usize,
+    /// The debugger changed the machine at `count` and this is the changed state: a replay
+    /// arriving at `count` does not make it (the change is not in the input log), so it must
+    /// take this state there, and thinning never drops it.
+    edited: bool,
 }
 
 impl<S> Saved<S> {
@@ -82,6 +86,7 @@ impl<S> Saved<S> {
             count: machine.instructions_executed(),
             bytes: machine.state_bytes(&state),
             state,
+            edited: false,
         }
     }
 }
@@ -203,8 +208,8 @@ impl<S: Clone> History<S> {
         while over(self) && self.checkpoints.len() > 2 {
             let last = self.checkpoints.len() - 1;
             let mut index = 0;
-            self.checkpoints.retain(|_| {
-                let keep = index == 0 || index == last || index % 2 == 0;
+            self.checkpoints.retain(|c| {
+                let keep = index == 0 || index == last || index % 2 == 0 || c.edited;
                 index += 1;
                 keep
             });
@@ -395,25 +400,60 @@ impl<S: Clone> History<S> {
         Some(ReverseStop::Hit(StopEvent::Breakpoint))
     }
 
-    /// Changing the machine at `now` in the past ends the future: the history after `now`
-    /// goes and the run continues live from here. Returns whether anything was dropped.
+    /// The machine was changed at `now` (a register, memory, the PC): every state history
+    /// kept from `now` on shows the machine before the change, so they go, and the changed
+    /// machine becomes the state at `now` (at the start of history too); in the past, that
+    /// also ends the future: the history after `now` goes and the run continues live from
+    /// here. Returns whether a recorded future was dropped.
     pub fn truncate_future<M>(&mut self, machine: &mut M) -> bool
     where
         M: Machine + Snapshot<State = S> + Replayable + ?Sized,
     {
         let now = machine.instructions_executed();
-        if now >= self.frontier {
-            return false;
-        }
-        self.checkpoints.retain(|c| c.count <= now);
-        self.scratch.retain(|c| c.count <= now);
+        let dropped_future = now < self.frontier;
+        self.checkpoints.retain(|c| c.count < now);
+        self.scratch.retain(|c| c.count < now);
+        // Input logged at `now` is in the machine's state already (its console queue), which
+        // the new checkpoint keeps: replayed from there it would come twice.
         let mut log = self.full_log(machine);
         log.entries.retain(|(at, _)| *at < now);
         // The journal records from here; entries before `now` stay in the log.
         self.log_before_base = log;
         self.base = now;
         machine.set_journal(Journal::recording());
+        self.checkpoints.push(Saved {
+            edited: true,
+            ..Saved::take(machine)
+        });
         self.frontier = now;
+        dropped_future
+    }
+
+    /// How far a forward run from `now` may replay before it reaches the count of a change
+    /// the debugger made (see [`History::take_edit`]), if one is ahead in the recorded run.
+    pub fn budget_to_edit(&self, now: u64) -> Option<u64> {
+        self.checkpoints
+            .iter()
+            .find(|c| c.edited && c.count > now)
+            .map(|c| c.count - now)
+    }
+
+    /// At the count of a change the debugger made, a replay that arrived there takes the
+    /// changed state (the replay made the state before the change). Returns whether it did.
+    pub fn take_edit<M>(&mut self, machine: &mut M) -> bool
+    where
+        M: Machine + Snapshot<State = S> + Replayable + ?Sized,
+    {
+        let now = machine.instructions_executed();
+        let Some(saved) = self
+            .checkpoints
+            .iter()
+            .find(|c| c.edited && c.count == now)
+            .cloned()
+        else {
+            return false;
+        };
+        self.restore_state(machine, saved.count, &saved.state);
         true
     }
 }
