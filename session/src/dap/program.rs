@@ -266,6 +266,13 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
+    /// Instructions per burst (default [`BURST`](crate::BURST)); tests use short bursts so that
+    /// a motion that never stops is interrupted soon.
+    pub fn with_burst(mut self, instructions: u64) -> Self {
+        self.core.set_burst(instructions);
+        self
+    }
+
     fn machine(&self) -> &G {
         &self.core.target.machine
     }
