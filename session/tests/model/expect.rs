@@ -1,0 +1,489 @@
+//! What the session model expects of a stop, from the oracle's trace, and the check of the
+//! state the session shows there.
+
+use std::fmt::Write as _;
+
+use asmdbg_core::gdb::GdbMachine;
+use asmdbg_core::WatchKind;
+use gdbstub::arch::{Arch, Registers};
+
+use super::oracle::{End, Ev};
+use super::wire::{dap_registers, gdb_bytes, gdb_raw, Seen};
+use super::{Case, Cmd, Proto, BURST, BURSTS_PER_MOTION};
+
+/// What the model expects of a stop.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Want {
+    /// At this count, for this reason.
+    At(u64, Reason),
+    /// Somewhere in a range, not passing any hit: for the motions the model does not follow
+    /// exactly (line steps, steps over calls, step out, reverse line steps).
+    Loose,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Reason {
+    Step,
+    Breakpoint,
+    /// The watched access, at the trace's count of it.
+    Watch(WatchKind, u64),
+    /// The program's end: first as the end of history, then as the end.
+    EndOfHistory,
+    Exit(i32),
+    Fault,
+    Begin,
+    /// A command that does not stop.
+    Quiet,
+}
+
+impl<G: GdbMachine> Case<G> {
+    /// What the model expects of a motion from count `from`, seen as `seen` (used only to
+    /// tell an interrupted motion).
+    pub(super) fn expect(&mut self, cmd: Cmd, from: u64, seen: &Seen) -> Want {
+        let interrupted = matches!(
+            seen,
+            Seen::Rsp {
+                signal: Some(2),
+                ..
+            }
+        ) || matches!(seen, Seen::Dap { reason, .. } if reason == "pause");
+        if interrupted || matches!(seen, Seen::Nothing) {
+            return Want::Loose;
+        }
+        let (trace, _) = self.oracle.run(
+            &self.watches,
+            from.max(self.frontier) + BURST * u64::from(BURSTS_PER_MOTION),
+            None,
+        );
+        let bp = |c: u64| {
+            trace.pcs.get(c as usize).is_some_and(|pc| {
+                self.bps
+                    .contains(&self.oracle.fresh.native_code_to_gdb(*pc))
+            })
+        };
+        let watch = |c: u64| trace.watch.get(c as usize).copied().flatten();
+        let reverse = matches!(
+            cmd,
+            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue
+        );
+        let rsp = self.proto == Proto::Rsp;
+        if reverse {
+            if from == 0 {
+                return Want::At(0, Reason::Begin);
+            }
+            return match (cmd, rsp) {
+                (Cmd::ReverseContinue, _) => {
+                    let hit = (0..from).rev().find(|&c| bp(c) || watch(c).is_some());
+                    match hit {
+                        Some(c) if bp(c) => Want::At(c, Reason::Breakpoint),
+                        Some(c) => {
+                            let (kind, addr) = watch(c).expect("a watch hit");
+                            // RSP: just after the access (gdb steps back over it); DAP: before.
+                            Want::At(if rsp { c + 1 } else { c }, Reason::Watch(kind, addr))
+                        }
+                        None => Want::At(0, Reason::Begin),
+                    }
+                }
+                (_, true) => {
+                    let back = from - 1;
+                    match watch(back) {
+                        Some((kind, addr))
+                            if !self.watches.is_empty() && self.reverse_watch_at != Some(from) =>
+                        {
+                            Want::At(from, Reason::Watch(kind, addr))
+                        }
+                        _ => Want::At(back, Reason::Step),
+                    }
+                }
+                (Cmd::ReverseStep, false) => Want::At(from - 1, Reason::Step),
+                _ => Want::Loose,
+            };
+        }
+        // Forward: the end or a fault first, if the run gets there before any hit.
+        let end_reason = |count: u64, end: &End, end_reported: bool| match end {
+            End::Ended(..) if !end_reported => Some(Want::At(count, Reason::EndOfHistory)),
+            End::Ended(_, code, _) => Some(Want::At(count, Reason::Exit(code.unwrap_or(0)))),
+            End::Fault(..) => Some(Want::At(count, Reason::Fault)),
+            _ => None,
+        };
+        let ends_at = trace.end.count();
+        // DAP: a continue from a fault ends the program.
+        if !rsp && self.at_fault && from == ends_at {
+            return Want::At(from, Reason::Exit(self.fault_exit));
+        }
+        let first_hit = |skip_bp_here: bool, skip_watch_here: bool| {
+            (from..=trace.last()).find(|&c| {
+                (bp(c) && !(skip_bp_here && c == from))
+                    || (watch(c).is_some() && !(skip_watch_here && c == from))
+            })
+        };
+        match (cmd, rsp) {
+            (Cmd::Continue, _) | (Cmd::StepOut, true) => {
+                let hit = if rsp {
+                    first_hit(false, self.pending_watch)
+                } else {
+                    first_hit(true, false)
+                };
+                // A hit before the program's last instruction, or on the faulting one (a
+                // breakpoint is checked, a watched access met, before it runs), comes first.
+                let end_first = match &trace.end {
+                    End::Ended(e, ..) => hit.map_or(true, |c| c >= *e),
+                    End::Fault(f, _) => hit.map_or(true, |c| c > *f),
+                    _ => false,
+                };
+                if end_first {
+                    return end_reason(ends_at, &trace.end, self.end_reported)
+                        .unwrap_or(Want::Loose);
+                }
+                match hit {
+                    Some(c) if bp(c) && (rsp || c != from) => Want::At(c, Reason::Breakpoint),
+                    Some(c) => {
+                        let (kind, addr) = watch(c).expect("a watch hit");
+                        Want::At(if rsp { c } else { c + 1 }, Reason::Watch(kind, addr))
+                    }
+                    None => Want::Loose,
+                }
+            }
+            (Cmd::StepInstruction, _) | (_, true) => {
+                // The step that ends the program (its last instruction, or none when it had
+                // ended), or the faulting instruction, reports that.
+                let ends_here = match &trace.end {
+                    End::Ended(_, _, by) => from >= *by,
+                    End::Fault(f, _) => *f == from,
+                    _ => false,
+                };
+                match watch(from) {
+                    Some((kind, addr)) if !(rsp && self.pending_watch) => {
+                        Want::At(if rsp { from } else { from + 1 }, Reason::Watch(kind, addr))
+                    }
+                    _ if ends_here => {
+                        end_reason(ends_at, &trace.end, self.end_reported).unwrap_or(Want::Loose)
+                    }
+                    _ => Want::At(from + 1, Reason::Step),
+                }
+            }
+            _ => Want::Loose,
+        }
+    }
+
+    /// Checks a motion's stop (`want`) and the state there; updates the model.
+    pub(super) fn after(
+        &mut self,
+        cmd: Cmd,
+        from: u64,
+        frontier_before: u64,
+        seen: Seen,
+        want: Want,
+    ) -> Result<(), String> {
+        if let Seen::DapExited(code) = seen {
+            let _ = writeln!(self.log, "  -> exited {code}");
+            let expected = match &want {
+                Want::At(_, Reason::Exit(code)) => i64::from(*code),
+                _ => return self.fail(format!("the program exited ({code}); expected {want:?}")),
+            };
+            if code != expected {
+                return self.fail(format!("exit code {code}, expected {expected}"));
+            }
+            self.over = true;
+            return Ok(());
+        }
+        if let Seen::Rsp {
+            exit: Some(code), ..
+        } = seen
+        {
+            let _ = writeln!(self.log, "  -> exited {code}");
+            match &want {
+                Want::At(_, Reason::Exit(c)) if *c as u8 == code => {}
+                _ => return self.fail(format!("the program exited ({code}); expected {want:?}")),
+            }
+            self.over = true;
+            return Ok(());
+        }
+        let at = self.session_count();
+        let _ = writeln!(self.log, "  -> {seen:?} at {at} (from {from})");
+        self.now = at;
+        let forward = !matches!(
+            cmd,
+            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue | Cmd::Goto(_)
+        );
+        if forward && at > self.frontier {
+            self.frontier = at;
+        }
+        if forward && at >= frontier_before && !self.held.is_empty() {
+            let bytes = std::mem::take(&mut self.held);
+            self.oracle
+                .timeline
+                .push((frontier_before, Ev::Input(bytes)));
+        }
+        self.release_held_if_at_frontier();
+        let reason = self.reason_of(&seen);
+        match &want {
+            Want::At(count, expected) => {
+                if at != *count || reason.as_ref() != Some(expected) {
+                    return self.fail(format!(
+                        "{cmd:?} from {from} stopped at {at} with {seen:?} ({reason:?}); the forward run says {count} with {expected:?}"
+                    ));
+                }
+            }
+            Want::Loose => self.check_loose(cmd, from, at, &reason)?,
+        }
+        // The model's flags after this stop.
+        let reverse = !forward;
+        if reverse {
+            self.end_reported = false;
+        }
+        self.pending_watch =
+            self.proto == Proto::Rsp && forward && matches!(reason, Some(Reason::Watch(..)));
+        self.reverse_watch_at = match (&reason, cmd) {
+            (Some(Reason::Watch(..)), Cmd::ReverseStep | Cmd::ReverseLine)
+                if self.proto == Proto::Rsp =>
+            {
+                Some(at)
+            }
+            _ => None,
+        };
+        if matches!(reason, Some(Reason::EndOfHistory)) {
+            self.end_reported = true;
+        }
+        self.at_fault = matches!(reason, Some(Reason::Fault));
+        if self.at_fault && self.proto == Proto::Rsp {
+            let (trace, _) = self.oracle.run(&[], at + 1, None);
+            if let End::Fault(_, message) = trace.end {
+                self.note = Some(message);
+            }
+        }
+        self.check_state(&format!("{cmd:?}"))
+    }
+
+    /// A motion the model does not follow exactly: it went the right way and passed no hit.
+    pub(super) fn check_loose(
+        &mut self,
+        cmd: Cmd,
+        from: u64,
+        at: u64,
+        reason: &Option<Reason>,
+    ) -> Result<(), String> {
+        let reverse = matches!(
+            cmd,
+            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue
+        );
+        if reverse {
+            if at > from || (at == from && from > 0 && reason != &Some(Reason::Step)) {
+                return self.fail(format!("{cmd:?} from {from} went forward to {at}"));
+            }
+            return Ok(());
+        }
+        if at < from {
+            return self.fail(format!("{cmd:?} from {from} went back to {at}"));
+        }
+        let (trace, _) = self.oracle.run(&self.watches, at + 1, None);
+        let bp = |c: u64| {
+            trace.pcs.get(c as usize).is_some_and(|pc| {
+                self.bps
+                    .contains(&self.oracle.fresh.native_code_to_gdb(*pc))
+            })
+        };
+        let rsp = self.proto == Proto::Rsp;
+        for c in from..at {
+            let skip = c == from && (!rsp || self.pending_watch);
+            if c > from && bp(c) {
+                return self.fail(format!(
+                    "{cmd:?} from {from} to {at} passed the breakpoint hit at {c}"
+                ));
+            }
+            // DAP reports a data breakpoint after the access: the last instruction's may be it.
+            let reported_here = !rsp && c + 1 == at && matches!(reason, Some(Reason::Watch(..)));
+            if trace.watch.get(c as usize).copied().flatten().is_some()
+                && !reported_here
+                && !(rsp && skip && c == from)
+            {
+                return self.fail(format!(
+                    "{cmd:?} from {from} to {at} passed the watched access at {c}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The model's reading of what the protocol reported.
+    pub(super) fn reason_of(&self, seen: &Seen) -> Option<Reason> {
+        match seen {
+            Seen::Nothing => Some(Reason::Quiet),
+            Seen::Rsp { signal, pairs, .. } => {
+                let key = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+                if let Some(pos) = key("replaylog") {
+                    return Some(if pos == "begin" {
+                        Reason::Begin
+                    } else {
+                        Reason::EndOfHistory
+                    });
+                }
+                for (name, kind) in [
+                    ("watch", WatchKind::Write),
+                    ("rwatch", WatchKind::Read),
+                    ("awatch", WatchKind::Access),
+                ] {
+                    if let Some(addr) = key(name) {
+                        let gdb = u64::from_str_radix(addr, 16).unwrap_or(u64::MAX);
+                        return Some(Reason::Watch(kind, gdb / self.unit_bytes));
+                    }
+                }
+                if key("swbreak").is_some() || key("hwbreak").is_some() {
+                    return Some(Reason::Breakpoint);
+                }
+                match signal {
+                    Some(5) => Some(Reason::Step),
+                    Some(2) => None,
+                    Some(_) => Some(Reason::Fault),
+                    None => None,
+                }
+            }
+            Seen::Dap {
+                reason,
+                description,
+            } => match reason.as_str() {
+                "breakpoint" | "instruction breakpoint" => Some(Reason::Breakpoint),
+                "data breakpoint" => {
+                    // The kind and word the DAP names are checked as the state: the model
+                    // takes them from the trace at the count reached.
+                    let kind_addr = self.dap_watch_of(description.as_deref());
+                    kind_addr.map(|(k, a)| Reason::Watch(k, a))
+                }
+                "exception" => Some(Reason::Fault),
+                "exit" => Some(Reason::EndOfHistory),
+                "step"
+                    if description
+                        .as_deref()
+                        .is_some_and(|d| d.contains("No more reverse-execution history")) =>
+                {
+                    Some(Reason::Begin)
+                }
+                "step" | "goto" => Some(if reason == "goto" {
+                    Reason::Quiet
+                } else {
+                    Reason::Step
+                }),
+                _ => None,
+            },
+            Seen::DapExited(_) => None,
+        }
+    }
+
+    /// A DAP data breakpoint's description names the access and the word ("write to LAST
+    /// (x3013)"): as the trace's (kind, native address).
+    pub(super) fn dap_watch_of(&self, description: Option<&str>) -> Option<(WatchKind, u64)> {
+        let d = description?;
+        let kind = if d.starts_with("write") {
+            WatchKind::Write
+        } else if d.starts_with("read") {
+            WatchKind::Read
+        } else {
+            WatchKind::Access
+        };
+        let m = &self.oracle.fresh;
+        // The access's kind as the trace records it is the watchpoint's kind; the word is one
+        // of the program's.
+        let addr = self
+            .data
+            .iter()
+            .copied()
+            .find(|&a| d.contains(&m.isa().format_addr(a)))?;
+        Some((kind, addr))
+    }
+
+    /// The session shows what the forward run shows at the machine's count: registers,
+    /// memory, the PC, and the console output up to the frontier, each byte once.
+    pub(super) fn check_state(&mut self, after: &str) -> Result<(), String> {
+        let at = self.session_count();
+        self.now = at;
+        let upto = self.frontier.max(at);
+        let (trace, probed) = self.oracle.run(&[], upto, Some(at));
+        let Some(expected) = probed else {
+            return self.fail(format!(
+                "after {after}: the session is at instruction {at}, which the forward run never reaches ({:?})",
+                trace.end
+            ));
+        };
+        // Output: what the forward run wrote up to the frontier, counted once.
+        if self.frontier > self.shown_upto {
+            let from = trace
+                .out_len
+                .get(self.shown_upto as usize)
+                .copied()
+                .unwrap_or(0);
+            let to = trace
+                .out_len
+                .get(self.frontier as usize)
+                .copied()
+                .unwrap_or(trace.output.len());
+            self.expected_shown
+                .extend_from_slice(&trace.output[from.min(to)..to]);
+            self.shown_upto = self.frontier;
+        }
+        if let Some(note) = self.note.take() {
+            self.expected_shown.extend_from_slice(note.as_bytes());
+            self.expected_shown.push(b'\n');
+        }
+        self.collect_shown();
+        if self.shown != self.expected_shown {
+            return self.fail(format!(
+                "after {after} at {at} (frontier {}): the console showed {:?}; the forward run wrote {:?}",
+                self.frontier,
+                String::from_utf8_lossy(&self.shown),
+                String::from_utf8_lossy(&self.expected_shown)
+            ));
+        }
+        let regions = self.p.regions;
+        match (&mut self.rsp, &mut self.dap) {
+            (Some(rsp), _) => {
+                let mut regs = <G::Arch as Arch>::Registers::default();
+                expected.gdb_read_registers(&mut regs);
+                let mut want = String::new();
+                regs.gdb_serialize(|b| match b {
+                    Some(b) => {
+                        let _ = write!(want, "{b:02x}");
+                    }
+                    None => want.push_str("xx"),
+                });
+                let got = rsp.request("g")?;
+                if got != want {
+                    return Err(format!(
+                        "{:?} over RSP after {after} at {at}: registers {got}, the forward run has {want}\n{}",
+                        self.p.isa, self.log
+                    ));
+                }
+                for &(start, end) in regions {
+                    let got = rsp.request(&format!("m{start:x},{:x}", end - start))?;
+                    let want = gdb_bytes(&expected, start, end);
+                    if got != want {
+                        return Err(format!(
+                            "{:?} over RSP after {after} at {at}: memory {start:#x}..{end:#x} is {got}, the forward run has {want}\n{}",
+                            self.p.isa, self.log
+                        ));
+                    }
+                }
+            }
+            (_, Some(dap)) => {
+                let pc = dap.top_pc()?;
+                let want_pc = expected.isa().format_addr(expected.pc());
+                let regs = dap.registers()?;
+                let want_regs = dap_registers(&expected);
+                let mut mem = Vec::new();
+                for &(start, end) in regions {
+                    mem.push((
+                        dap.memory(start, end - start)?,
+                        gdb_raw(&expected, start, end),
+                    ));
+                }
+                if pc != want_pc || regs != want_regs || mem.iter().any(|(a, b)| a != b) {
+                    return Err(format!(
+                        "{:?} over DAP after {after} at {at}: pc {pc} registers {regs:?} memory {:?}; the forward run has pc {want_pc} registers {want_regs:?}\n{}",
+                        self.p.isa, mem, self.log
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,165 @@
+//! The forward-only oracle of the session model: a fresh machine, given the timeline of what
+//! came from outside (keys, writes, jumps) at the counts it came, stepped from the start; its
+//! trace of the PC and of the watched accesses at every count, and how it ends.
+
+use asmdbg_core::gdb::GdbMachine;
+use asmdbg_core::{StopEvent, WatchKind};
+
+use super::ORACLE_LIMIT;
+
+/// What happened to the machine at an instruction count, from outside.
+#[derive(Debug, Clone)]
+pub(super) enum Ev {
+    Input(Vec<u8>),
+    SetPc(u64),
+    /// Bytes written at a gdb address.
+    Write(u64, Vec<u8>),
+}
+
+/// How the forward run ends.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum End {
+    /// At this count the program has ended (halted or exited with the code), by the step
+    /// from the second count (the same count: the step ran nothing, the program had ended).
+    Ended(u64, Option<i32>, u64),
+    /// At this count the instruction faults (with the message).
+    Fault(u64, String),
+    /// At this count the guest waits for input that no event gives.
+    Starved(u64),
+    /// The oracle's limit.
+    Limit(u64),
+}
+
+impl End {
+    pub(super) fn count(&self) -> u64 {
+        match self {
+            End::Ended(c, ..) | End::Fault(c, _) | End::Starved(c) | End::Limit(c) => *c,
+        }
+    }
+}
+
+/// The forward run: the PC at each count, the watched access at each count, how it ends.
+pub(super) struct Trace {
+    pub(super) pcs: Vec<u64>,
+    pub(super) watch: Vec<Option<(WatchKind, u64)>>,
+    /// Output bytes produced before each count.
+    pub(super) out_len: Vec<usize>,
+    pub(super) output: Vec<u8>,
+    pub(super) end: End,
+}
+
+impl Trace {
+    /// The last count the trace knows a PC for.
+    pub(super) fn last(&self) -> u64 {
+        self.pcs.len() as u64 - 1
+    }
+}
+
+/// The forward-only machine: loaded afresh, given the timeline, stepped.
+pub(super) struct Oracle<G: GdbMachine> {
+    /// Loads the program afresh.
+    pub(super) load: Box<dyn Fn() -> G>,
+    /// A machine as loaded, for its facts (addresses, formats).
+    pub(super) fresh: G,
+    /// Events by count, in the order they happened.
+    pub(super) timeline: Vec<(u64, Ev)>,
+}
+
+impl<G: GdbMachine> Oracle<G> {
+    pub(super) fn apply(m: &mut G, ev: &Ev) {
+        match ev {
+            Ev::Input(bytes) => m.queue_input(bytes),
+            Ev::SetPc(pc) => m.set_pc(*pc),
+            Ev::Write(addr, bytes) => {
+                for (i, b) in bytes.iter().enumerate() {
+                    let _ = m.gdb_write_byte(addr + i as u64, *b);
+                }
+            }
+        }
+    }
+
+    /// The forward run to count `upto` (or its end), with `watches` set; and the machine as
+    /// it is at count `probe`, if it gets there.
+    pub(super) fn run(
+        &self,
+        watches: &[(u64, u64, WatchKind)],
+        upto: u64,
+        probe: Option<u64>,
+    ) -> (Trace, Option<G>) {
+        let (trace, m) = self.run_to(watches, upto);
+        let probed = match probe {
+            Some(p) if p == upto && m.instructions_executed() == p => Some(m),
+            Some(p) if p < upto => {
+                let (_, m) = self.run_to(&[], p);
+                (m.instructions_executed() == p).then_some(m)
+            }
+            _ => None,
+        };
+        (trace, probed)
+    }
+
+    pub(super) fn run_to(&self, watches: &[(u64, u64, WatchKind)], upto: u64) -> (Trace, G) {
+        let mut m = (self.load)();
+        for &(addr, len, kind) in watches {
+            m.watchpoints().insert(addr, len, kind);
+        }
+        let mut trace = Trace {
+            pcs: Vec::new(),
+            watch: Vec::new(),
+            out_len: Vec::new(),
+            output: Vec::new(),
+            end: End::Limit(0),
+        };
+        let mut next = 0;
+        loop {
+            let count = m.instructions_executed();
+            while next < self.timeline.len() && self.timeline[next].0 <= count {
+                Self::apply(&mut m, &self.timeline[next].1);
+                next += 1;
+            }
+            trace.output.extend(m.console().take_output());
+            trace.pcs.push(m.pc());
+            trace.out_len.push(trace.output.len());
+            trace.watch.push(None);
+            if count >= upto.min(ORACLE_LIMIT) {
+                trace.end = End::Limit(count);
+                return (trace, m);
+            }
+            let event = match m.step() {
+                Some(StopEvent::Watch { kind, addr }) => {
+                    *trace.watch.last_mut().expect("pushed") = Some((kind, addr));
+                    // The access goes through: the next step executes it.
+                    m.step()
+                }
+                other => other,
+            };
+            let after = m.instructions_executed();
+            let end = match event {
+                Some(StopEvent::Halted) => Some(End::Ended(after, None, count)),
+                Some(StopEvent::Exited(code)) => Some(End::Ended(after, Some(code), count)),
+                Some(StopEvent::Fault(f)) => Some(End::Fault(count, f.message)),
+                // Waiting for a key no event brings (the guest may poll for it: it runs on).
+                Some(StopEvent::NeedInput) if next == self.timeline.len() => {
+                    Some(End::Starved(after))
+                }
+                _ => None,
+            };
+            if let Some(end) = end {
+                // The end state is a point of the run too (the program's last instruction
+                // ran), unless nothing ran.
+                if after > count {
+                    while next < self.timeline.len() && self.timeline[next].0 <= after {
+                        Self::apply(&mut m, &self.timeline[next].1);
+                        next += 1;
+                    }
+                    trace.output.extend(m.console().take_output());
+                    trace.pcs.push(m.pc());
+                    trace.out_len.push(trace.output.len());
+                    trace.watch.push(None);
+                }
+                trace.end = end;
+                return (trace, m);
+            }
+        }
+    }
+}
