@@ -86,8 +86,7 @@ pub enum Cmd {
     ReverseContinue,
     /// `monitor goto N`, N = frontier * n / 255.
     Goto(u8),
-    /// DAP `goto` to a code address (RSP: the PC written with `P`... here `monitor goto`'s
-    /// sibling: a memory write, see [`Cmd::Write`]).
+    /// A jump to a code address (DAP `goto`, RSP the PC written with `P`).
     Jump(u8),
     /// A new value for a data word (RSP `M`, DAP `writeMemory`).
     Write(u8, u8),
@@ -515,23 +514,23 @@ impl<G: GdbMachine> Case<G> {
                 quiet = true;
             }
             Cmd::Jump(n) => {
-                if self.proto != Proto::Dap {
-                    return Ok(());
-                }
                 let Some(&addr) = self.code.get(usize::from(n) % self.code.len().max(1)) else {
                     return Ok(());
                 };
                 let native = self.oracle.fresh.gdb_code_to_native(addr);
                 self.state_written(Ev::SetPc(native));
-                let seen = self.dap.as_mut().expect("dap").jump(addr)?;
                 self.at_fault = false;
-                return self.after(
-                    cmd,
-                    before,
-                    frontier_before,
-                    seen,
-                    Want::At(before, Reason::Quiet),
-                );
+                if let Some(rsp) = &mut self.rsp {
+                    // gdb's `jump`/`set $pc`: the PC register written with `P`.
+                    let pc = if self.p.isa == Isa::Mips { 37 } else { 15 };
+                    let value = hex(&(addr as u32).to_le_bytes());
+                    rsp.expect_ok(&format!("P{pc:x}={value}"))?;
+                    quiet = true;
+                } else {
+                    let seen = self.dap.as_mut().expect("dap").jump(addr)?;
+                    let want = Want::At(before, Reason::Quiet);
+                    return self.after(cmd, before, frontier_before, seen, want);
+                }
             }
             Cmd::Goto(n) => {
                 let target = self.frontier * u64::from(n) / 255;

@@ -111,6 +111,8 @@ impl<G: GdbMachine> Oracle<G> {
             end: End::Limit(0),
         };
         let mut next = 0;
+        // The count of the step that ended the program and its exit code, while it stays ended.
+        let mut ending = None;
         loop {
             let count = m.instructions_executed();
             while next < self.timeline.len() && self.timeline[next].0 <= count {
@@ -134,30 +136,41 @@ impl<G: GdbMachine> Oracle<G> {
                 other => other,
             };
             let after = m.instructions_executed();
-            let end = match event {
-                Some(StopEvent::Halted) => Some(End::Ended(after, None, count)),
-                Some(StopEvent::Exited(code)) => Some(End::Ended(after, Some(code), count)),
-                Some(StopEvent::Fault(f)) => Some(End::Fault(count, f.message)),
-                // Waiting for a key no event brings (the guest may poll for it: it runs on).
-                Some(StopEvent::NeedInput) if next == self.timeline.len() => {
-                    Some(End::Starved(after))
-                }
-                _ => None,
-            };
-            if let Some(end) = end {
-                // The end state is a point of the run too (the program's last instruction
-                // ran), unless nothing ran.
-                if after > count {
-                    while next < self.timeline.len() && self.timeline[next].0 <= after {
-                        Self::apply(&mut m, &self.timeline[next].1);
-                        next += 1;
-                    }
-                    trace.output.extend(m.console().take_output());
-                    trace.pcs.push(m.pc());
-                    trace.out_len.push(trace.output.len());
-                    trace.watch.push(None);
-                }
-                trace.end = end;
+            // The end reported twice in a row: the program has ended where the second step
+            // started (a MIPS exit runs again at each resume, counting an instruction each time).
+            if let (Some((by, code)), Some(StopEvent::Halted | StopEvent::Exited(_))) =
+                (ending, &event)
+            {
+                trace.end = End::Ended(count, code, by);
+                return (trace, m);
+            }
+            match &event {
+                Some(StopEvent::Halted) => ending = Some((count, None)),
+                Some(StopEvent::Exited(code)) => ending = Some((count, Some(*code))),
+                _ if after > count => ending = None,
+                _ => {}
+            }
+            // A guest that polls for a key no event brings runs on (the session stops it
+            // where it is and types one): the trace ends there.
+            if event == Some(StopEvent::NeedInput) && next == self.timeline.len() && after > count {
+                trace.output.extend(m.console().take_output());
+                trace.pcs.push(m.pc());
+                trace.out_len.push(trace.output.len());
+                trace.watch.push(None);
+                trace.end = End::Starved(after);
+                return (trace, m);
+            }
+            // Nothing ran: the machine goes no further (an event at a later count cannot come).
+            // Anything that ran, even the program's last instruction, leads to the next point
+            // (where a jump or a write may bring an ended program back).
+            if after == count {
+                trace.end = match (event, ending) {
+                    // An ended machine may answer a step with the end again, or with nothing.
+                    (_, Some((by, code))) => End::Ended(count, code, by),
+                    (Some(StopEvent::Fault(f)), _) => End::Fault(count, f.message),
+                    (Some(StopEvent::NeedInput), _) => End::Starved(count),
+                    _ => End::Limit(count),
+                };
                 return (trace, m);
             }
         }
