@@ -200,7 +200,11 @@ impl Memory {
             _ => &mut self.mmio,
         };
         let slice = bytes.get_mut(off..end)?;
-        written[off / PAGE] = true;
+        // The stack segment starts at STACK_LOW, which is not page aligned: an aligned word
+        // there may straddle two of its pages, and both hold what it writes.
+        for page in &mut written[off / PAGE..=(end - 1) / PAGE] {
+            *page = true;
+        }
         Some(slice)
     }
 
@@ -394,5 +398,20 @@ mod image_tests {
         assert_eq!(m.read_u8(STACK_POINTER), Some(7));
         assert_eq!(m.read_u16(KDATA_BASE + 0x2000), Some(0x1234));
         assert_eq!(m.image(), before.image());
+    }
+
+    // The stack's pages count from STACK_LOW, which is not page aligned: the word at
+    // 0x7fffeffc straddles two of them. Only the first was marked written, so restoring a
+    // state from before the store left three of its bytes (time travel showed them).
+    #[test]
+    fn a_word_across_two_stack_pages_is_restored_whole() {
+        let mut m = Memory::new();
+        let image = m.image();
+        let word = 0x7fff_effc;
+        assert_ne!((word - STACK_LOW) as usize / PAGE, (word + 3 - STACK_LOW) as usize / PAGE);
+        assert!(m.write_u32(word, 0x0040_0014));
+        assert_eq!(m.image().bytes(), 2 * PAGE);
+        m.restore_image(&image);
+        assert_eq!(m.read_u32(word), Some(0));
     }
 }
