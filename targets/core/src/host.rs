@@ -321,6 +321,11 @@ pub fn queue_console<M: Replayable + ?Sized>(machine: &mut M, bytes: Option<&[u8
         return;
     }
     let count = machine.instruction_count();
+    // A replay that arrived here may still hold input recorded at this count (it is queued
+    // when the run goes on): that came first. Live input ends the replay, which would drop it.
+    while let Some(recorded) = machine.journal_mut().take_console(count) {
+        apply_console(machine.console_mut(), &recorded);
+    }
     let guest_waiting = machine.console_mut().waiting();
     let input = match bytes {
         Some(bytes) => HostInput::Console {
