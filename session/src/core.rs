@@ -113,6 +113,10 @@ pub struct RunCore<G: GdbMachine> {
     /// guest (until then, stepping again would only ask again).
     pub step_waits: bool,
     burst: u64,
+    /// A reverse step reported the watched access it would go back over, at this count.
+    reverse_watch_at: Option<u64>,
+    /// Where the reverse-continue under way started, and whether the end had been reported.
+    reverse_from: (u64, bool),
 }
 
 impl<G: GdbMachine> RunCore<G> {
@@ -127,6 +131,8 @@ impl<G: GdbMachine> RunCore<G> {
             held_input: VecDeque::new(),
             step_waits: false,
             burst: BURST,
+            reverse_watch_at: None,
+            reverse_from: (0, false),
         }
     }
 
@@ -239,6 +245,7 @@ impl<G: GdbMachine> RunCore<G> {
     /// Runs forward one burst or one step. In the past (below the history's frontier) the run
     /// replays: it stops at the frontier and its output, shown when it was made, is dropped.
     pub fn forward(&mut self, stepping: bool) -> Option<StopEvent> {
+        self.reverse_watch_at = None;
         let now = self.target.machine.instructions_executed();
         // A replay stops at the frontier, and where the debugger changed the machine in the
         // recorded run (the change is taken there: the replay alone would not make it).
@@ -249,14 +256,26 @@ impl<G: GdbMachine> RunCore<G> {
         let event = match (stepping, past) {
             (true, None) => self.target.machine.step(),
             // A step in the past goes through the replay, which queues the recorded input.
-            (true, Some(_)) => self.target.machine.run(1).stop,
+            // A step runs its instruction even on a breakpoint (as `step` does live); the
+            // replay's run checks the breakpoint at the PC first, so it is taken out meanwhile.
+            (true, Some(_)) => {
+                let pc = self.target.machine.pc();
+                let had = self.target.machine.breakpoints().remove(pc);
+                let stop = self.target.machine.run(1).stop;
+                if had {
+                    self.target.machine.breakpoints().insert(pc);
+                }
+                stop
+            }
             (false, limit) => self.burst_limited(limit),
         };
         if past.is_some() {
             let _ = self.target.machine.console().take_output();
         }
         if let Some(history) = &mut self.target.history {
-            if past.is_some() {
+            // Only on arriving there: a stop at that count (before its instruction) keeps
+            // the state it stopped in (a watch stop's pending access with it).
+            if past.is_some() && self.target.machine.instructions_executed() != now {
                 history.take_edit(&mut self.target.machine);
             }
             history.note_progress(&self.target.machine, event.is_some() || stepping);
@@ -284,15 +303,44 @@ impl<G: GdbMachine> RunCore<G> {
         }
     }
 
-    /// The machine as it was one instruction earlier.
-    pub fn reverse_step(&mut self) -> Reversed {
+    /// The machine as it was one instruction earlier. With `report_watch` (gdb), when the
+    /// instruction to go back over makes an access a watchpoint waits for, the machine stays
+    /// where it is, just after the access, and the watch is reported, as a reverse-continue
+    /// reports one: gdb (whose MIPS and ARM watchpoints are not steppable) then takes its
+    /// watchpoints out, steps back over the access itself and shows the value change
+    /// reversed. Without the report gdb keeps the value it saw after the access, and a
+    /// forward run over the same access changes nothing it would report. A second request at
+    /// the same count right after such a report goes back (a client that keeps its
+    /// watchpoints in is not stuck).
+    pub fn reverse_step(&mut self, report_watch: bool) -> Reversed {
+        let reported_here = self.reverse_watch_at.take();
         let Some(history) = &mut self.target.history else {
             return Reversed::Begin;
         };
-        let now = self.target.machine.instructions_executed();
-        if now <= history.start_count() || !history.seek(&mut self.target.machine, now - 1) {
+        let machine = &mut self.target.machine;
+        let now = machine.instructions_executed();
+        if now <= history.start_count() || !history.seek(machine, now - 1) {
             return Reversed::Begin;
         }
+        if report_watch && reported_here != Some(now) && !machine.watchpoints().is_empty() {
+            // The instruction again, watchpoints in (a breakpoint on it is no access).
+            let pc = machine.pc();
+            let had = machine.breakpoints().remove(pc);
+            let stop = machine.run(1).stop;
+            if had {
+                machine.breakpoints().insert(pc);
+            }
+            let _ = machine.console().take_output();
+            if let Some(watch @ StopEvent::Watch { .. }) = stop {
+                // Back where it was, just after the access (as history has it there: the
+                // debugger may have changed the machine at that count).
+                history.seek(machine, now);
+                self.reverse_watch_at = Some(now);
+                return Reversed::Hit(watch);
+            }
+            history.seek(machine, now - 1);
+        }
+        // Moving back leaves the program's end (a watch reported in place does not move).
         self.target.end_reported = false;
         Reversed::Stepped
     }
@@ -301,22 +349,34 @@ impl<G: GdbMachine> RunCore<G> {
     /// interval of history is searched per call, so an interrupt stops a long search (the
     /// machine is then at a point of its history); `None` while the search goes on.
     pub fn reverse_continue(&mut self) -> Option<Reversed> {
+        self.reverse_watch_at = None;
         let Some(history) = &mut self.target.history else {
             return Some(Reversed::Begin);
         };
-        self.target.end_reported = false;
+        let machine = &mut self.target.machine;
         let mut search = match self.target.reverse_search.take() {
             Some(search) => search,
-            None => history.begin_reverse(&mut self.target.machine),
+            None => {
+                self.reverse_from = (machine.instructions_executed(), self.target.end_reported);
+                history.begin_reverse(machine)
+            }
         };
-        match history.reverse_search_step(&mut self.target.machine, &mut search) {
+        // Moving back leaves the program's end (an interrupted search too).
+        self.target.end_reported = false;
+        let stop = match history.reverse_search_step(machine, &mut search) {
             None => {
                 self.target.reverse_search = Some(search);
-                None
+                return None;
             }
-            Some(ReverseStop::Begin) => Some(Reversed::Begin),
-            Some(ReverseStop::Hit(event)) => Some(Reversed::Hit(event)),
+            Some(ReverseStop::Begin) => Reversed::Begin,
+            Some(ReverseStop::Hit(event)) => Reversed::Hit(event),
+        };
+        // A search that found nothing to go back to left the machine where it was.
+        let (from, end_reported) = self.reverse_from;
+        if machine.instructions_executed() == from {
+            self.target.end_reported = end_reported;
         }
+        Some(stop)
     }
 
     /// Gives the machine held input, as much as its queue has room for, unless it is in

@@ -358,7 +358,7 @@ impl<G: GdbMachine> RspSession<G> {
         let before = self.core.target.machine.instructions_executed();
         let reason = match mode {
             Some(ResumeMode::ReverseStep) => {
-                let reversed = self.core.reverse_step();
+                let reversed = self.core.reverse_step(true);
                 Some(self.reversed(reversed))
             }
             Some(ResumeMode::ReverseContinue) => {

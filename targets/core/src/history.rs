@@ -392,6 +392,8 @@ impl<S: Clone> History<S> {
                 let _ = machine.run(1);
                 put_traps(machine, bps, wps);
                 let _ = machine.console().take_output();
+                // Just after the access may be where the debugger changed the machine.
+                self.take_edit(machine);
             }
             return Some(ReverseStop::Hit(event));
         }
@@ -411,10 +413,15 @@ impl<S: Clone> History<S> {
     {
         let now = machine.instructions_executed();
         let dropped_future = now < self.frontier;
+        // What came in at `now` (keys typed while the machine was here) is part of the state
+        // at `now`: a replay that arrived here has it pending until the run goes on.
+        if machine.journal().is_replaying() {
+            let _ = machine.run(0);
+        }
         self.checkpoints.retain(|c| c.count < now);
         self.scratch.retain(|c| c.count < now);
-        // Input logged at `now` is in the machine's state already (its console queue), which
-        // the new checkpoint keeps: replayed from there it would come twice.
+        // Input logged at `now` is in the machine's state now (its console queue), which the
+        // new checkpoint keeps: replayed from there it would come twice.
         let mut log = self.full_log(machine);
         log.entries.retain(|(at, _)| *at < now);
         // The journal records from here; entries before `now` stay in the log.
