@@ -120,6 +120,10 @@ enum Motion {
         then: Box<Motion>,
         /// Report a completed step when there (`stepOut`); otherwise continue `then`.
         report: bool,
+        /// The instruction at the PC is one a stop left (a breakpoint there, the temporary one
+        /// included, must not stop it again): it runs first. Not after a burst that ended on
+        /// its own, where the PC may be the return address not reached yet.
+        step_first: bool,
     },
     ReverseContinue,
     ReverseLine {
@@ -141,6 +145,9 @@ pub struct DapProgram<G: GdbMachine> {
     motion: Option<Motion>,
     /// The fault of the last `exception` stop.
     exception: Option<String>,
+    /// The last stop was that fault, at this instruction count: going on from there ends the
+    /// program, as the fault ends it under `asmdbg run`.
+    fault_at: Option<u64>,
     /// The program's end was reported (`exited`, `terminated`).
     terminated: bool,
     /// gdb's number of the stack pointer (the CFA register at a function's entry).
@@ -261,6 +268,7 @@ impl<G: GdbMachine> DapProgram<G> {
             next_id: 1,
             motion: None,
             exception: None,
+            fault_at: None,
             terminated: false,
             sp_regnum,
         }
@@ -275,6 +283,18 @@ impl<G: GdbMachine> DapProgram<G> {
 
     fn machine(&self) -> &G {
         &self.core.target.machine
+    }
+
+    /// The user changed the machine (a register, memory, the PC): in the past that ends the
+    /// recorded future; a fault stop's instruction may now go on.
+    fn state_written(&mut self) {
+        self.core.target.state_written();
+        self.fault_at = None;
+    }
+
+    /// Whether the machine is where the last stop, a fault, left it.
+    fn at_fault(&self) -> bool {
+        self.fault_at == Some(self.machine().instructions_executed())
     }
 
     fn fmt_addr(&self, native: u64) -> String {
@@ -633,6 +653,7 @@ impl<G: GdbMachine> DapProgram<G> {
         self.motion = None;
         self.core.target.resume = None;
         self.core.target.reverse_search = None;
+        self.fault_at = None;
         let mut body = json!({"reason": reason, "threadId": 1, "allThreadsStopped": true});
         if let Some(d) = description {
             body["description"] = json!(d.clone());
@@ -659,38 +680,35 @@ impl<G: GdbMachine> DapProgram<G> {
                 }
             },
             StopEvent::Watch { kind, addr } => {
-                let ids: Vec<i64> = self
-                    .data_bps
-                    .iter()
-                    .filter(|w| *addr >= w.addr && *addr < w.addr.saturating_add(w.len))
-                    .map(|w| w.id)
-                    .collect();
-                let what = match kind {
-                    WatchKind::Write => "write to",
-                    WatchKind::Read => "read of",
-                    WatchKind::Access => "access to",
-                };
-                let desc = format!("{what} {}", self.describe_data(*addr));
-                self.stopped(out, "data breakpoint", Some(desc), ids);
+                // As gdb shows a watchpoint: after the access, the new value in memory. The
+                // instruction runs first (the machine does not report its access again).
+                match self.core.forward(true) {
+                    None | Some(StopEvent::NeedInput | StopEvent::Breakpoint) => {}
+                    Some(ev) => return self.machine_stop(&ev, out),
+                }
+                self.data_breakpoint_stop(*kind, *addr, out);
                 true
             }
             StopEvent::Fault(fault) => {
                 self.exception = Some(fault.message.clone());
-                let message = fault.message.clone();
-                self.core
-                    .target
-                    .console_notes
-                    .extend_from_slice(message.as_bytes());
-                self.core.target.console_notes.push(b'\n');
-                self.stopped(out, "exception", Some(message), Vec::new());
+                // The message goes where `asmdbg run` puts it: stderr, not the console.
+                out.output("stderr", &format!("{}\n", fault.message));
+                self.stopped(out, "exception", Some(fault.message.clone()), Vec::new());
+                self.fault_at = Some(self.machine().instructions_executed());
                 true
             }
             StopEvent::Halted | StopEvent::Exited(_) => {
                 if self.core.end_of_history(&Some(event.clone())) {
+                    let code = match event {
+                        StopEvent::Exited(c) => *c,
+                        _ => 0,
+                    };
                     self.stopped(
                         out,
-                        "pause",
-                        Some("The program ended: step back to see how it got here, or continue to end the session".to_string()),
+                        "exit",
+                        Some(format!(
+                            "The program ended (exit code {code}): step back to see how, or continue to end the session"
+                        )),
                         Vec::new(),
                     );
                 } else {
@@ -698,14 +716,37 @@ impl<G: GdbMachine> DapProgram<G> {
                         StopEvent::Exited(c) => *c,
                         _ => 0,
                     };
-                    self.motion = None;
-                    self.terminated = true;
-                    out.event("exited", json!({"exitCode": code}));
-                    out.event("terminated", json!({}));
+                    self.end_program(code, out);
                 }
                 true
             }
         }
+    }
+
+    /// The program is over: `exited` with its exit code, then `terminated`.
+    fn end_program(&mut self, code: i32, out: &mut Outbox) {
+        self.motion = None;
+        self.terminated = true;
+        out.event("exited", json!({"exitCode": code}));
+        out.event("terminated", json!({}));
+    }
+
+    /// A `data breakpoint` stop for an access of `kind` to `addr`, naming the data
+    /// breakpoints it hit.
+    fn data_breakpoint_stop(&mut self, kind: WatchKind, addr: u64, out: &mut Outbox) {
+        let ids: Vec<i64> = self
+            .data_bps
+            .iter()
+            .filter(|w| addr >= w.addr && addr < w.addr.saturating_add(w.len))
+            .map(|w| w.id)
+            .collect();
+        let what = match kind {
+            WatchKind::Write => "write to",
+            WatchKind::Read => "read of",
+            WatchKind::Access => "access to",
+        };
+        let desc = format!("{what} {}", self.describe_data(addr));
+        self.stopped(out, "data breakpoint", Some(desc), ids);
     }
 
     fn describe_data(&self, native: u64) -> String {
@@ -766,6 +807,14 @@ impl<G: GdbMachine> DapProgram<G> {
                 });
             }
             let here = self.current_line();
+            // A step that lands on a breakpoint stops there, as gdb's does: the entry of a
+            // subroutine the line calls too (stepping over the call would run past it).
+            if self.machine_has_bp_here() {
+                if let Some(ids) = self.breakpoint_decides(out) {
+                    self.stopped(out, "breakpoint", None, ids);
+                    return;
+                }
+            }
             // A call leaves the line: frames are compared only then (not at every
             // instruction of a line that loops).
             if over_calls && here != start {
@@ -780,23 +829,14 @@ impl<G: GdbMachine> DapProgram<G> {
                             ran,
                         }),
                         report: false,
+                        step_first: true,
                     });
                     return;
                 }
             }
-            let pc = self.pc_gdb();
-            let bp_here = self.machine_has_bp_here();
-            if (self.view.is_line_start(pc) && here.is_some() && here != start) || bp_here {
-                if bp_here {
-                    if let Some(ids) = self.breakpoint_decides(out) {
-                        self.stopped(out, "breakpoint", None, ids);
-                        return;
-                    }
-                }
-                if here != start && here.is_some() && self.view.is_line_start(pc) {
-                    self.stopped(out, "step", None, Vec::new());
-                    return;
-                }
+            if here != start && here.is_some() && self.view.is_line_start(self.pc_gdb()) {
+                self.stopped(out, "step", None, Vec::new());
+                return;
             }
             if ran >= LINE_STEP_LIMIT {
                 self.stopped(
@@ -831,6 +871,7 @@ impl<G: GdbMachine> DapProgram<G> {
             caller_cfa,
             then,
             report,
+            step_first,
         }) = self.motion.clone()
         else {
             return;
@@ -838,19 +879,40 @@ impl<G: GdbMachine> DapProgram<G> {
         let native = self.machine().gdb_code_to_native(return_pc);
         let had = self.core.target.machine.breakpoints().contains(native);
         self.core.target.machine.breakpoints().insert(native);
-        // The first instruction is where the step stopped: step it first.
-        let event = match self.core.forward(true) {
-            None => self.core.forward(false),
-            other => other,
+        let mut stepped = !step_first;
+        let event = match step_first {
+            true => match self.core.forward(true) {
+                None => {
+                    stepped = true;
+                    self.core.forward(false)
+                }
+                other => other,
+            },
+            false => self.core.forward(false),
         };
         if !had {
             self.core.target.machine.breakpoints().remove(native);
         }
+        // The motion as it goes on: stepping first again only from a stop it did not end on.
+        let going_on = |step_first: bool| Motion::Finish {
+            return_pc,
+            caller_cfa,
+            then: then.clone(),
+            report,
+            step_first,
+        };
         match event {
-            None | Some(StopEvent::NeedInput) => {}
+            None | Some(StopEvent::NeedInput) => self.motion = Some(going_on(!stepped)),
             Some(StopEvent::Breakpoint) if self.machine().pc() == native => {
                 let frames = self.frames();
                 let back = frames.first().map(|f| f.cfa) == Some(caller_cfa);
+                if had {
+                    // The user's own breakpoint at the return address.
+                    if let Some(ids) = self.breakpoint_decides(out) {
+                        self.stopped(out, "breakpoint", None, ids);
+                        return;
+                    }
+                }
                 if back || caller_cfa.is_none() {
                     let line_start = self.view.is_line_start(self.pc_gdb());
                     match *then {
@@ -863,22 +925,15 @@ impl<G: GdbMachine> DapProgram<G> {
                         _ if report => self.stopped(out, "step", None, Vec::new()),
                         then => self.motion = Some(then),
                     }
-                } else if had {
-                    // The user's own breakpoint at the return address, in a deeper call.
-                    if let Some(ids) = self.breakpoint_decides(out) {
-                        self.stopped(out, "breakpoint", None, ids);
-                    }
+                } else {
+                    // The return address, reached in a deeper call: on past it.
+                    self.motion = Some(going_on(true));
                 }
             }
             Some(ev) => {
                 if !self.machine_stop(&ev, out) {
                     // A breakpoint that did not stop (condition false, log message).
-                    self.motion = Some(Motion::Finish {
-                        return_pc,
-                        caller_cfa,
-                        then,
-                        report,
-                    });
+                    self.motion = Some(going_on(true));
                 }
             }
         }
@@ -889,7 +944,7 @@ impl<G: GdbMachine> DapProgram<G> {
             return;
         };
         for _ in 0..STEPS_PER_BURST {
-            if self.core.reverse_step() == Reversed::Begin {
+            if self.core.reverse_step(false) == Reversed::Begin {
                 self.stopped(
                     out,
                     "step",
@@ -952,6 +1007,7 @@ impl<G: GdbMachine> DapProgram<G> {
             caller_cfa: caller.cfa,
             then: Box::new(Motion::Continue { step_over: false }),
             report: true,
+            step_first: true,
         });
         Ok(())
     }
@@ -967,13 +1023,27 @@ impl<G: GdbMachine> DapProgram<G> {
             .skip(start)
             .take(take)
             .map(|(i, f)| {
-                let lookup = if i == 0 { f.pc } else { f.pc.wrapping_sub(1) };
+                let lookup = match i {
+                    0 if self.core.target.end_reported && self.view.loc(f.pc).is_none() => {
+                        // The program ended past its code (SimpleRISC runs off its end, MIPS
+                        // drops off the bottom): the frame is where its last instruction is.
+                        let instruction = if self.machine().unit_bytes() == 2 {
+                            2
+                        } else {
+                            4
+                        };
+                        f.pc.wrapping_sub(instruction)
+                    }
+                    0 => f.pc,
+                    _ => f.pc.wrapping_sub(1),
+                };
                 let native = self.machine().gdb_code_to_native(f.pc);
                 let name = self
                     .view
                     .function(lookup)
-                    .map(|(n, _)| n.to_string())
-                    .unwrap_or_else(|| self.fmt_addr(native));
+                    .map(|(n, _)| n)
+                    .or_else(|| self.view.label_before(lookup))
+                    .map_or_else(|| self.fmt_addr(native), str::to_string);
                 let mut frame = json!({
                     "id": i + 1,
                     "name": name,
@@ -1111,7 +1181,7 @@ impl<G: GdbMachine> DapProgram<G> {
                 if !self.core.target.machine.write_register(index, value as u64) {
                     return Err(format!("{name} cannot be written"));
                 }
-                self.core.target.state_written();
+                self.state_written();
                 let m = self.machine();
                 let r = m.registers()[index];
                 m.format_register(&r, m.read_register(index).unwrap_or(0))
@@ -1128,7 +1198,7 @@ impl<G: GdbMachine> DapProgram<G> {
                     .machine
                     .poke_word(native, value as u32)
                     .map_err(|e| e.to_string())?;
-                self.core.target.state_written();
+                self.state_written();
                 out.event("memory", json!({"memoryReference": self.fmt_addr(native), "offset": 0, "count": label.ty.size}));
                 self.data_value(&label)
             }
@@ -1291,7 +1361,7 @@ impl<G: GdbMachine> DapProgram<G> {
             written += 1;
         }
         if written > 0 {
-            self.core.target.state_written();
+            self.state_written();
         }
         out.event(
             "memory",
@@ -1338,7 +1408,7 @@ impl<G: GdbMachine> DapProgram<G> {
         let target = arg_i64(args, "targetId").ok_or("goto needs a targetId")?;
         let native = self.machine().gdb_code_to_native(target as u64);
         self.core.target.machine.set_pc(native);
-        self.core.target.state_written();
+        self.state_written();
         self.stopped(out, "goto", None, Vec::new());
         Ok(json!({}))
     }
@@ -1458,6 +1528,13 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
             "setExceptionBreakpoints" => Ok(json!({"breakpoints": []})),
             "dataBreakpointInfo" => self.data_breakpoint_info(args),
             "setDataBreakpoints" => self.set_data_breakpoints(args),
+            "continue" | "next" | "stepIn" | "stepOut" if self.at_fault() => {
+                // Past an unhandled fault the program ends, as under `asmdbg run` (and as a
+                // process ends when gdb continues it past a fatal signal).
+                let code = self.machine().fault_exit_status();
+                self.end_program(code, out);
+                Ok(json!({}))
+            }
             "continue" => {
                 self.resume(Motion::Continue { step_over: true });
                 Ok(json!({"allThreadsContinued": true}))
@@ -1481,7 +1558,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 if arg_str(args, "granularity") == Some("instruction") {
                     // One instruction back is one seek: done here, the stop follows at once.
                     self.exception = None;
-                    let reversed = self.core.reverse_step();
+                    let reversed = self.core.reverse_step(false);
                     let desc = (reversed == Reversed::Begin)
                         .then(|| "No more reverse-execution history.".to_string());
                     self.stopped(out, "step", desc, Vec::new());
@@ -1585,13 +1662,22 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                     Some(false) => {
                         let callee = frame
                             .and_then(|f| over_calls.then(|| self.entered_callee(f)).flatten());
+                        // Into a subroutine whose entry has a breakpoint: it stops there.
+                        let hit = match callee {
+                            Some(_) if self.machine_has_bp_here() => self.breakpoint_decides(out),
+                            _ => None,
+                        };
                         match callee {
+                            _ if hit.is_some() => {
+                                self.stopped(out, "breakpoint", None, hit.unwrap_or_default())
+                            }
                             Some((return_pc, caller_cfa)) => {
                                 self.motion = Some(Motion::Finish {
                                     return_pc,
                                     caller_cfa,
                                     then: Box::new(Motion::Continue { step_over: false }),
                                     report: true,
+                                    step_first: true,
                                 })
                             }
                             None => self.stopped(out, "step", None, Vec::new()),
@@ -1615,6 +1701,12 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                             if let Some(ids) = self.stops_in_reverse() {
                                 self.stopped(out, "breakpoint", None, ids);
                             }
+                        }
+                        Reversed::Hit(StopEvent::Watch { kind, addr }) => {
+                            // Going back, a data breakpoint stops before the access (the old
+                            // value in memory); the search leaves the machine just after it.
+                            self.core.reverse_step(false);
+                            self.data_breakpoint_stop(kind, addr, out);
                         }
                         Reversed::Hit(ev) => {
                             if !self.machine_stop(&ev, out) {

@@ -221,6 +221,15 @@ impl DebugView {
             .map(|(n, _, _)| n.as_str())
     }
 
+    /// The nearest code label at or before gdb code address `gdb`.
+    pub fn label_before(&self, gdb: u64) -> Option<&str> {
+        self.labels
+            .iter()
+            .filter(|(_, a, code)| *code && *a <= gdb)
+            .max_by_key(|(_, a, _)| *a)
+            .map(|(n, _, _)| n.as_str())
+    }
+
     /// The data label at gdb address `gdb`.
     pub fn data_label(&self, name: &str) -> Option<&DataLabel> {
         self.data
