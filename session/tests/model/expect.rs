@@ -7,7 +7,7 @@ use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::WatchKind;
 use gdbstub::arch::{Arch, Registers};
 
-use super::oracle::{End, Ev};
+use super::oracle::{End, Ending};
 use super::wire::{dap_registers, gdb_bytes, gdb_raw, Seen};
 use super::{Case, Cmd, Proto, BURST, BURSTS_PER_MOTION};
 
@@ -99,16 +99,19 @@ impl<G: GdbMachine> Case<G> {
                 _ => Want::Loose,
             };
         }
-        // Forward: the end or a fault first, if the run gets there before any hit.
-        let end_reason = |count: u64, end: &End, end_reported: bool| match end {
-            End::Ended(..) if !end_reported => Some(Want::At(count, Reason::EndOfHistory)),
-            End::Ended(_, code, _) => Some(Want::At(count, Reason::Exit(code.unwrap_or(0)))),
-            End::Fault(..) => Some(Want::At(count, Reason::Fault)),
+        // Forward: the end or a fault first, if the run gets there before any hit. The end
+        // is reported as the end of history first, then as the end.
+        let ending = trace.ending_from(from);
+        let end_reason = |e: Ending| match self.end_reported {
+            false => Want::At(e.at, Reason::EndOfHistory),
+            true => Want::At(e.at, Reason::Exit(e.code.unwrap_or(0))),
+        };
+        let fault_at = match &trace.end {
+            End::Fault(f, _) => Some(*f),
             _ => None,
         };
-        let ends_at = trace.end.count();
-        // DAP: a continue from a fault ends the program.
-        if !rsp && self.at_fault && from == ends_at {
+        // DAP: going on from a fault ends the program.
+        if !rsp && self.at_fault && fault_at == Some(from) {
             return Want::At(from, Reason::Exit(self.fault_exit));
         }
         let first_hit = |skip_bp_here: bool, skip_watch_here: bool| {
@@ -124,45 +127,41 @@ impl<G: GdbMachine> Case<G> {
                 } else {
                     first_hit(true, false)
                 };
-                // A hit before the program's last instruction, or on the faulting one (a
-                // breakpoint is checked, a watched access met, before it runs), comes first.
-                let end_first = match &trace.end {
-                    End::Ended(e, ..) => hit.map_or(true, |c| c >= *e),
-                    End::Fault(f, _) => hit.map_or(true, |c| c > *f),
-                    _ => false,
-                };
-                if end_first {
-                    return end_reason(ends_at, &trace.end, self.end_reported)
-                        .unwrap_or(Want::Loose);
-                }
-                match hit {
-                    Some(c) if bp(c) && (rsp || c != from) => Want::At(c, Reason::Breakpoint),
-                    Some(c) => {
+                // A hit on the ending or faulting instruction or before it (a breakpoint is
+                // checked, a watched access met, before it runs) comes first.
+                match (hit, ending, fault_at) {
+                    (Some(c), Some(e), _) if c > e.by => end_reason(e),
+                    (None, Some(e), _) => end_reason(e),
+                    (Some(c), _, Some(f)) if c > f => Want::At(f, Reason::Fault),
+                    (None, _, Some(f)) => Want::At(f, Reason::Fault),
+                    (Some(c), _, _) if bp(c) && (rsp || c != from) => {
+                        Want::At(c, Reason::Breakpoint)
+                    }
+                    (Some(c), _, _) => {
                         let (kind, addr) = watch(c).expect("a watch hit");
                         Want::At(if rsp { c } else { c + 1 }, Reason::Watch(kind, addr))
                     }
-                    None => Want::Loose,
+                    (None, None, None) => Want::Loose,
                 }
             }
-            (Cmd::StepInstruction, _) | (_, true) => {
-                // The step that ends the program (its last instruction, or none when it had
-                // ended), or the faulting instruction, reports that.
-                let ends_here = match &trace.end {
-                    End::Ended(_, _, by) => from >= *by,
-                    End::Fault(f, _) => *f == from,
-                    _ => false,
-                };
-                match watch(from) {
-                    Some((kind, addr)) if !(rsp && self.pending_watch) => {
-                        Want::At(if rsp { from } else { from + 1 }, Reason::Watch(kind, addr))
-                    }
-                    _ if ends_here => {
-                        end_reason(ends_at, &trace.end, self.end_reported).unwrap_or(Want::Loose)
-                    }
+            (Cmd::StepInstruction, _) | (_, true) => match watch(from) {
+                Some((kind, addr)) if !(rsp && self.pending_watch) => {
+                    Want::At(if rsp { from } else { from + 1 }, Reason::Watch(kind, addr))
+                }
+                // The step that ends the program, or faults, reports that.
+                _ => match ending {
+                    Some(e) if e.by == from => end_reason(e),
+                    _ if fault_at == Some(from) => Want::At(from, Reason::Fault),
                     _ => Want::At(from + 1, Reason::Step),
-                }
-            }
-            _ => Want::Loose,
+                },
+            },
+            // The DAP's other forward motions: their first instruction, when it ends the
+            // program or faults, is what they report.
+            _ => match ending {
+                Some(e) if e.by == from => end_reason(e),
+                _ if fault_at == Some(from) => Want::At(from, Reason::Fault),
+                _ => Want::Loose,
+            },
         }
     }
 
@@ -209,11 +208,8 @@ impl<G: GdbMachine> Case<G> {
         if forward && at > self.frontier {
             self.frontier = at;
         }
-        if forward && at >= frontier_before && !self.held.is_empty() {
-            let bytes = std::mem::take(&mut self.held);
-            self.oracle
-                .timeline
-                .push((frontier_before, Ev::Input(bytes)));
+        if forward && at >= frontier_before {
+            self.release_held();
         }
         self.release_held_if_at_frontier();
         let reason = self.reason_of(&seen);
@@ -229,11 +225,20 @@ impl<G: GdbMachine> Case<G> {
         }
         // The model's flags after this stop.
         let reverse = !forward;
-        if reverse {
+        // Moving back leaves the program's end; a reverse motion that could not move does not.
+        if reverse && at != from {
             self.end_reported = false;
         }
-        self.pending_watch =
-            self.proto == Proto::Rsp && forward && matches!(reason, Some(Reason::Watch(..)));
+        // The machine's pending access after a forward watch stop (RSP: not executed yet)
+        // stays through a stop that did not move it (a breakpoint checked first, a reverse
+        // motion at the start); anything that moved or restored the machine drops it.
+        let watch_stop = matches!(reason, Some(Reason::Watch(..)));
+        self.pending_watch = self.proto == Proto::Rsp
+            && if forward {
+                watch_stop || (self.pending_watch && at == from)
+            } else {
+                self.pending_watch && at == from && reason == Some(Reason::Begin)
+            };
         self.reverse_watch_at = match (&reason, cmd) {
             (Some(Reason::Watch(..)), Cmd::ReverseStep | Cmd::ReverseLine)
                 if self.proto == Proto::Rsp =>
@@ -246,6 +251,8 @@ impl<G: GdbMachine> Case<G> {
             self.end_reported = true;
         }
         self.at_fault = matches!(reason, Some(Reason::Fault));
+        // A reverse motion that could not move leaves the machine as the attempt left it.
+        self.attempted = self.at_fault || (self.attempted && !forward && at == from);
         if self.at_fault && self.proto == Proto::Rsp {
             let (trace, _) = self.oracle.run(&[], at + 1, None);
             if let End::Fault(_, message) = trace.end {
@@ -397,7 +404,15 @@ impl<G: GdbMachine> Case<G> {
         let at = self.session_count();
         self.now = at;
         let upto = self.frontier.max(at);
-        let (trace, probed) = self.oracle.run(&[], upto, Some(at));
+        // At a fault stop the machine has tried the faulting instruction (MIPS keeps the
+        // exception's cause and EPC): the forward run's machine after that attempt.
+        let (trace, probed) = if self.attempted {
+            let (trace, m) = self.oracle.run_to(&[], at + 1);
+            let faulted = matches!(trace.end, End::Fault(f, _) if f == at);
+            (trace, faulted.then_some(m))
+        } else {
+            self.oracle.run(&[], upto, Some(at))
+        };
         let Some(expected) = probed else {
             return self.fail(format!(
                 "after {after}: the session is at instruction {at}, which the forward run never reaches ({:?})",
@@ -425,7 +440,14 @@ impl<G: GdbMachine> Case<G> {
             self.expected_shown.push(b'\n');
         }
         self.collect_shown();
-        if self.shown != self.expected_shown {
+        // DAP's output events are JSON strings: bytes that are not UTF-8 arrive as U+FFFD.
+        let expected_shown = match self.proto {
+            Proto::Rsp => self.expected_shown.clone(),
+            Proto::Dap => String::from_utf8_lossy(&self.expected_shown)
+                .into_owned()
+                .into_bytes(),
+        };
+        if self.shown != expected_shown {
             return self.fail(format!(
                 "after {after} at {at} (frontier {}): the console showed {:?}; the forward run wrote {:?}",
                 self.frontier,

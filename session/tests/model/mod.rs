@@ -173,7 +173,7 @@ MSG     .STRINGZ \"ok\\n\"
         .END
 ",
     data: &["LAST", "COUNT"],
-    code: &[("MAIN", 18)],
+    code: &[("MAIN", 17)],
     // x3000..x3020 as gdb sees it (two bytes a word), and the OS's stack area.
     regions: &[(0x6000, 0x6040), (0x5ff0, 0x6000)],
     keys: true,
@@ -214,7 +214,7 @@ keep:   addi $sp, $sp, -4
         jr $ra
 ",
     data: &["last", "count"],
-    code: &[("main", 40)],
+    code: &[("main", 31)],
     regions: &[(0x1001_0000, 0x1001_0010), (0x7fff_eff0, 0x7fff_f000)],
     keys: true,
     lines: true,
@@ -249,7 +249,7 @@ done:
     nop
 ",
     data: &["100", "104"],
-    code: &[(".main", 22)],
+    code: &[(".main", 20)],
     regions: &[(96, 112), (4080, 4096)],
     keys: false,
     lines: false,
@@ -351,6 +351,11 @@ struct Case<G: GdbMachine> {
     reverse_watch_at: Option<u64>,
     /// DAP: the last stop was on a fault, here.
     at_fault: bool,
+    /// The machine has tried the faulting instruction here (a fault stop, and nothing ran
+    /// since): its state is the forward run's after that attempt.
+    attempted: bool,
+    /// Where keys typed in the past enter: the frontier when they were typed.
+    held_at: u64,
     /// RSP: the fault message the console shows after the output of the stop that reported
     /// the fault.
     note: Option<String>,
@@ -419,6 +424,8 @@ impl<G: GdbMachine> Case<G> {
             pending_watch: false,
             reverse_watch_at: None,
             at_fault: false,
+            attempted: false,
+            held_at: 0,
             note: None,
             over: false,
             keys_typed: 0,
@@ -555,9 +562,24 @@ impl<G: GdbMachine> Case<G> {
 
     fn release_held_if_at_frontier(&mut self) {
         if !self.held.is_empty() && self.now >= self.frontier {
-            let bytes = std::mem::take(&mut self.held);
-            self.oracle.timeline.push((self.frontier, Ev::Input(bytes)));
+            self.release_held();
         }
+    }
+
+    /// Keys typed in the past enter where they were held for (the machine is back there).
+    fn release_held(&mut self) {
+        if !self.held.is_empty() {
+            let bytes = std::mem::take(&mut self.held);
+            let at = self.held_at.min(self.now);
+            self.push_event(at, Ev::Input(bytes));
+        }
+    }
+
+    /// An event at count `at`, after every other event at or before that count.
+    fn push_event(&mut self, at: u64, ev: Ev) {
+        let timeline = &mut self.oracle.timeline;
+        let i = timeline.partition_point(|(c, _)| *c <= at);
+        timeline.insert(i, (at, ev));
     }
 
     /// A register or memory write, or a jump, at the current count: in the past it ends the
@@ -569,16 +591,25 @@ impl<G: GdbMachine> Case<G> {
                 "[asmdbg: the machine was changed at instruction {now} of {}: the recorded run after it is dropped and it runs live from here]",
                 self.frontier
             ));
-            self.oracle.timeline.retain(|(at, _)| *at < now);
+            // Everything that came in at `now` stays: it is part of the state at `now`.
+            self.oracle.timeline.retain(|(at, _)| *at <= now);
             self.frontier = now;
             // What the console showed stays shown; output is counted again from here.
             self.shown_upto = now;
         }
-        self.oracle.timeline.push((now, ev));
+        if self.attempted {
+            self.push_event(now, Ev::Attempt);
+            self.attempted = false;
+        }
+        self.at_fault = false;
+        // The machine's pending access after a watch stop belongs to its instruction: a jump
+        // drops it, a write does not.
+        if matches!(ev, Ev::SetPc(_)) {
+            self.pending_watch = false;
+        }
+        self.push_event(now, ev);
         self.release_held_if_at_frontier();
         self.end_reported = false;
-        self.pending_watch = false;
-        self.reverse_watch_at = None;
     }
 
     fn type_key(&mut self, key: u8) {
@@ -590,10 +621,9 @@ impl<G: GdbMachine> Case<G> {
         }
         if self.now < self.frontier {
             self.held.extend_from_slice(&typed);
+            self.held_at = self.frontier;
         } else {
-            self.oracle
-                .timeline
-                .push((self.now, Ev::Input(typed.clone())));
+            self.push_event(self.now, Ev::Input(typed.clone()));
         }
         match (&mut self.rsp, &mut self.dap) {
             (Some(rsp), _) => rsp.session.on_console_input(&typed),
@@ -607,6 +637,8 @@ impl<G: GdbMachine> Case<G> {
     fn feed_waiting_guest(&mut self) {
         self.now = self.session_count();
         self.frontier = self.frontier.max(self.now);
+        // The machine got back to where keys typed in the past were held for: they came first.
+        self.release_held();
         let key = b'a' + self.keys_typed % 26;
         self.type_key(key);
     }
@@ -696,9 +728,12 @@ impl<G: GdbMachine> Case<G> {
             return self.fail(format!("monitor goto {target} answered {reply:?}"));
         }
         self.end_reported = false;
-        self.pending_watch = false;
-        self.reverse_watch_at = None;
-        self.at_fault = false;
+        // A goto to where the machine is moves nothing: a pending access, a fault's attempt
+        // stay.
+        let stays = target == self.now;
+        self.pending_watch &= stays;
+        self.attempted &= stays;
+        self.at_fault &= stays;
         Ok(())
     }
 
@@ -714,6 +749,7 @@ impl<G: GdbMachine> Case<G> {
         self.rsp.as_mut().expect("rsp").send(packet);
         let mut bursts = 0;
         let mut idle = 0;
+        let mut fed = 0;
         loop {
             let rsp = self.rsp.as_mut().expect("rsp");
             let poll = rsp.poll();
@@ -732,6 +768,12 @@ impl<G: GdbMachine> Case<G> {
                 rsp.session.run_burst(Instant::now());
                 bursts += 1;
                 self.collect_shown();
+                if bursts > 4 * BURSTS_PER_MOTION {
+                    return Err(format!(
+                        "the motion does not stop, even interrupted\n{}",
+                        self.log
+                    ));
+                }
                 if bursts == BURSTS_PER_MOTION {
                     self.rsp
                         .as_mut()
@@ -747,6 +789,10 @@ impl<G: GdbMachine> Case<G> {
                     }
                     self.feed_waiting_guest();
                     idle = 0;
+                    fed += 1;
+                    if fed > 64 {
+                        return Err(format!("the motion waits on and on\n{}", self.log));
+                    }
                 }
             }
         }
@@ -777,6 +823,7 @@ impl<G: GdbMachine> Case<G> {
         }
         let mut bursts = 0;
         let mut idle = 0;
+        let mut fed = 0;
         loop {
             let dap = self.dap.as_mut().expect("dap");
             let run = dap.poll();
@@ -789,6 +836,12 @@ impl<G: GdbMachine> Case<G> {
                 dap.server.run_burst();
                 bursts += 1;
                 self.collect_shown();
+                if bursts > 4 * BURSTS_PER_MOTION {
+                    return Err(format!(
+                        "the motion does not stop, even interrupted\n{}",
+                        self.log
+                    ));
+                }
                 if bursts == BURSTS_PER_MOTION {
                     self.dap
                         .as_mut()
@@ -803,6 +856,10 @@ impl<G: GdbMachine> Case<G> {
                     }
                     self.feed_waiting_guest();
                     idle = 0;
+                    fed += 1;
+                    if fed > 64 {
+                        return Err(format!("the motion waits on and on\n{}", self.log));
+                    }
                 }
             }
         }

@@ -14,14 +14,16 @@ pub(super) enum Ev {
     SetPc(u64),
     /// Bytes written at a gdb address.
     Write(u64, Vec<u8>),
+    /// The faulting instruction tried (MIPS keeps the exception's cause and EPC): a change
+    /// made while the machine stood on a fault keeps that attempt in the state.
+    Attempt,
 }
 
 /// How the forward run ends.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum End {
-    /// At this count the program has ended (halted or exited with the code), by the step
-    /// from the second count (the same count: the step ran nothing, the program had ended).
-    Ended(u64, Option<i32>, u64),
+    /// At this count the program has ended and a step runs nothing (see [`Trace::ends`]).
+    Ended(u64),
     /// At this count the instruction faults (with the message).
     Fault(u64, String),
     /// At this count the guest waits for input that no event gives.
@@ -33,7 +35,7 @@ pub(super) enum End {
 impl End {
     pub(super) fn count(&self) -> u64 {
         match self {
-            End::Ended(c, ..) | End::Fault(c, _) | End::Starved(c) | End::Limit(c) => *c,
+            End::Ended(c) | End::Fault(c, _) | End::Starved(c) | End::Limit(c) => *c,
         }
     }
 }
@@ -45,10 +47,26 @@ pub(super) struct Trace {
     /// Output bytes produced before each count.
     pub(super) out_len: Vec<usize>,
     pub(super) output: Vec<u8>,
+    /// Every step that ended the program, in order (a jump or a write may bring it back, and
+    /// a MIPS exit runs again at each resume).
+    pub(super) ends: Vec<Ending>,
     pub(super) end: End,
 }
 
+/// A step that ended the program: from count `by`, leaving it at count `at`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Ending {
+    pub(super) by: u64,
+    pub(super) at: u64,
+    pub(super) code: Option<i32>,
+}
+
 impl Trace {
+    /// The first step at or after count `from` that ends the program.
+    pub(super) fn ending_from(&self, from: u64) -> Option<Ending> {
+        self.ends.iter().copied().find(|e| e.by >= from)
+    }
+
     /// The last count the trace knows a PC for.
     pub(super) fn last(&self) -> u64 {
         self.pcs.len() as u64 - 1
@@ -70,6 +88,9 @@ impl<G: GdbMachine> Oracle<G> {
         match ev {
             Ev::Input(bytes) => m.queue_input(bytes),
             Ev::SetPc(pc) => m.set_pc(*pc),
+            Ev::Attempt => {
+                let _ = m.step();
+            }
             Ev::Write(addr, bytes) => {
                 for (i, b) in bytes.iter().enumerate() {
                     let _ = m.gdb_write_byte(addr + i as u64, *b);
@@ -108,11 +129,10 @@ impl<G: GdbMachine> Oracle<G> {
             watch: Vec::new(),
             out_len: Vec::new(),
             output: Vec::new(),
+            ends: Vec::new(),
             end: End::Limit(0),
         };
         let mut next = 0;
-        // The count of the step that ended the program and its exit code, while it stays ended.
-        let mut ending = None;
         loop {
             let count = m.instructions_executed();
             while next < self.timeline.len() && self.timeline[next].0 <= count {
@@ -136,19 +156,17 @@ impl<G: GdbMachine> Oracle<G> {
                 other => other,
             };
             let after = m.instructions_executed();
-            // The end reported twice in a row: the program has ended where the second step
-            // started (a MIPS exit runs again at each resume, counting an instruction each time).
-            if let (Some((by, code)), Some(StopEvent::Halted | StopEvent::Exited(_))) =
-                (ending, &event)
-            {
-                trace.end = End::Ended(count, code, by);
-                return (trace, m);
-            }
-            match &event {
-                Some(StopEvent::Halted) => ending = Some((count, None)),
-                Some(StopEvent::Exited(code)) => ending = Some((count, Some(*code))),
-                _ if after > count => ending = None,
-                _ => {}
+            let code = match event {
+                Some(StopEvent::Halted) => Some(None),
+                Some(StopEvent::Exited(code)) => Some(Some(code)),
+                _ => None,
+            };
+            if let Some(code) = code {
+                trace.ends.push(Ending {
+                    by: count,
+                    at: after,
+                    code,
+                });
             }
             // A guest that polls for a key no event brings runs on (the session stops it
             // where it is and types one): the trace ends there.
@@ -164,11 +182,10 @@ impl<G: GdbMachine> Oracle<G> {
             // Anything that ran, even the program's last instruction, leads to the next point
             // (where a jump or a write may bring an ended program back).
             if after == count {
-                trace.end = match (event, ending) {
-                    // An ended machine may answer a step with the end again, or with nothing.
-                    (_, Some((by, code))) => End::Ended(count, code, by),
-                    (Some(StopEvent::Fault(f)), _) => End::Fault(count, f.message),
-                    (Some(StopEvent::NeedInput), _) => End::Starved(count),
+                trace.end = match event {
+                    Some(StopEvent::Halted | StopEvent::Exited(_)) => End::Ended(count),
+                    Some(StopEvent::Fault(f)) => End::Fault(count, f.message),
+                    Some(StopEvent::NeedInput) => End::Starved(count),
                     _ => End::Limit(count),
                 };
                 return (trace, m);
