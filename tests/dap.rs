@@ -215,21 +215,21 @@ fn lc3_dots_breakpoints_data_breakpoint_steps_and_time_travel() {
     assert_eq!(dap.frames(), ["UPDATE_STATE", "MAIN"]);
     let shown = dap.program_output();
     assert!(shown.contains("Player 1, input a move"), "{shown}");
-    // The store has not run yet; one instruction later CURRENT_PLAYER is 2.
-    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "1 (x0001)");
-    dap.ok(
-        "stepIn",
-        json!({"threadId": 1, "granularity": "instruction"}),
-    );
-    dap.stopped();
+    // As gdb shows a watchpoint: after the store, CURRENT_PLAYER is 2 already.
     assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "2 (x0002)");
-    // Back one instruction: 1 again; reverse-continue from later finds the store again.
+    // Back one instruction: 1 again; stepping over the store again stops after it again.
     dap.ok(
         "stepBack",
         json!({"threadId": 1, "granularity": "instruction"}),
     );
     dap.stopped();
     assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "1 (x0001)");
+    dap.ok(
+        "stepIn",
+        json!({"threadId": 1, "granularity": "instruction"}),
+    );
+    assert_eq!(dap.stopped()["reason"], "data breakpoint");
+    assert_eq!(dap.variable(3, "CURRENT_PLAYER"), "2 (x0002)");
     dap.ok("setDataBreakpoints", json!({"breakpoints": []}));
     dap.ok("continue", json!({"threadId": 1}));
     // The program ends (Q): first the end of history, then the exit.

@@ -453,3 +453,45 @@ fn reverse_stepi_retraces_500_steps_at_points_of_each_game() {
         );
     }
 }
+
+/// A write watchpoint, then going back over the watched store by `reverse-stepi` and by
+/// `reverse-next`: gdb shows the change reversed, and continuing stops on the same store again
+/// with the change forwards (the backward step used to be reported without its watch, so gdb
+/// kept the new value and the forward run passed the store silently, to the end).
+#[test]
+fn a_watchpoint_stepped_back_over_stops_again_going_forward() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    for case in [LC3, MIPS, SIMPLERISC] {
+        let (_dir, stub) = start(&case);
+        let script = format!(
+            "watch {total}\ncontinue\nreverse-stepi\np {total}\ncontinue\np {total}\n\
+             reverse-next\np {total}\ncontinue\np {total}\ncontinue\n",
+            total = case.total,
+        );
+        let out = stub.gdb(&script);
+        let forward = ["Old value = 0", "New value = 1"];
+        let back = ["Old value = 1", "New value = 0"];
+        let mut want: Vec<&str> = Vec::new();
+        // continue; reverse-stepi; continue; reverse-next; continue; the second pass's store.
+        want.extend(forward);
+        want.extend(back);
+        want.push("$1 = 0");
+        want.extend(forward);
+        want.push("$2 = 1");
+        want.extend(back);
+        want.push("$3 = 0");
+        want.extend(forward);
+        want.push("$4 = 1");
+        want.extend(["Old value = 1", "New value = 3"]);
+        assert_in_order(&out, &want);
+        assert_eq!(
+            out.matches("Old value").count(),
+            6,
+            "{}: every stop shows its change once: {out}",
+            case.name
+        );
+        assert!(!out.contains("exited"), "{}: {out}", case.name);
+    }
+}
