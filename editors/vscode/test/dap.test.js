@@ -224,7 +224,7 @@ class Session {
   async runToTheEnd() {
     await this.clearDataBreakpoints();
     const end = await this.motion('continue');
-    assert.equal(end.reason, 'pause', JSON.stringify(end));
+    assert.equal(end.reason, 'exit', JSON.stringify(end));
     assert.match(end.description, /ended/);
     return end;
   }
@@ -309,16 +309,17 @@ test('LC-3 dots: entry, breakpoint, stack, registers, disassembly, steps, and th
   const write = await session.motion('continue');
   assertHit(write, 'data breakpoint', watch.breakpoint);
   assert.match(write.description, /CURRENT_PLAYER/);
-  at = await session.assertAt(['UPDATE_STATE', 'MAIN'], 452);
   assert.match(session.stdout, /Player 1, input a move/);
   assert.match(session.stdout, /B0/, 'the move was echoed');
+  // As gdb shows a watchpoint: after the store, the new value in memory.
+  assert.equal(await session.evaluate('CURRENT_PLAYER'), '2 (x0002)');
+  // One instruction back: the store, not run yet.
+  await session.motion('stepBack', { granularity: 'instruction' });
+  at = await session.assertAt(['UPDATE_STATE', 'MAIN'], 452);
   const atStore = await session.disassemble(at.ip, 1);
   assert.equal(mnemonic(atStore[0]), 'ST');
   assert.equal(atStore[0].instruction, 'ST R1, CURRENT_PLAYER');
-  // The store has not run yet; one instruction later it has.
   assert.equal(await session.evaluate('CURRENT_PLAYER'), '1 (x0001)');
-  await session.motion('stepIn', { granularity: 'instruction' });
-  assert.equal(await session.evaluate('CURRENT_PLAYER'), '2 (x0002)');
 
   // Q ends the game.
   await session.runToTheEnd();
@@ -385,14 +386,20 @@ test('MIPS four in a row: entry, breakpoint, stack, $ registers, disassembly, st
   assertHit(write, 'data breakpoint', watch.breakpoint);
   assert.match(write.description, /\bturn\b/);
   assert.match(session.stdout, /Block your opponent's next move\?/);
+  // After the store (as gdb shows a watchpoint): Bob's turn already.
+  assert.equal(await session.evaluate('turn'), '1 (0x00000001)', "Bob's turn");
+  await session.assertAt(['switch_turn', 'main'], 403);
+  // One instruction back: the store, not run yet.
+  await session.motion('stepBack', { granularity: 'instruction' });
   at = await session.assertAt(['switch_turn', 'main'], 402);
   const atStore = await session.disassemble(at.ip, 2);
   assert.equal(mnemonic(atStore[0]), 'sw');
   assert.equal(mnemonic(atStore[1]), 'jr');
   assertProtocolAddresses(atStore);
   assert.equal(await session.evaluate('turn'), '0 (0x00000000)');
-  await session.motion('stepIn', { granularity: 'instruction' });
-  assert.equal(await session.evaluate('turn'), '1 (0x00000001)', "Bob's turn");
+  // Forward over it again: the data breakpoint again, after the store.
+  assertHit(await session.motion('stepIn', { granularity: 'instruction' }), 'data breakpoint', watch.breakpoint);
+  assert.equal(await session.evaluate('turn'), '1 (0x00000001)');
   await session.assertAt(['switch_turn', 'main'], 403);
   await session.steps([['stepOut', ['main'], 347]]);
 });
@@ -451,6 +458,12 @@ test('SimpleRISC tic-tac-toe: entry, breakpoint, stack, registers, disassembly, 
   const write = await session.motion('continue');
   assertHit(write, 'data breakpoint', watch.breakpoint);
   assert.match(write.description, /1144/);
+  // After the store (as gdb shows a watchpoint), the last instruction: the PC is past the code,
+  // the frame at the store's line.
+  at = await session.assertAt(['.main'], 271);
+  assert.equal(await session.evaluate('*1144'), '1 (0x00000001)', 'stored');
+  // One instruction back: the store, not run yet.
+  await session.motion('stepBack', { granularity: 'instruction' });
   at = await session.assertAt(['.main'], 271);
   const atStore = await session.disassemble(at.ip, 1);
   assert.equal(mnemonic(atStore[0]), 'st');

@@ -1023,17 +1023,17 @@ impl<G: GdbMachine> DapProgram<G> {
             .skip(start)
             .take(take)
             .map(|(i, f)| {
+                let instruction = if self.machine().unit_bytes() == 2 {
+                    2
+                } else {
+                    4
+                };
+                let before = f.pc.wrapping_sub(instruction);
                 let lookup = match i {
-                    0 if self.core.target.end_reported && self.view.loc(f.pc).is_none() => {
-                        // The program ended past its code (SimpleRISC runs off its end, MIPS
-                        // drops off the bottom): the frame is where its last instruction is.
-                        let instruction = if self.machine().unit_bytes() == 2 {
-                            2
-                        } else {
-                            4
-                        };
-                        f.pc.wrapping_sub(instruction)
-                    }
+                    // The PC ran off the end of the code (SimpleRISC runs off its end, MIPS
+                    // drops off the bottom; a watched store may be the last instruction): the
+                    // frame is where the last instruction is, which has a source line.
+                    0 if self.view.loc(f.pc).is_none() && self.view.loc(before).is_some() => before,
                     0 => f.pc,
                     _ => f.pc.wrapping_sub(1),
                 };
