@@ -149,6 +149,7 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
         let mut launched = Launched {
             program,
             terminal: None,
+            warnings,
         };
         if terminal {
             let console = crate::console::open_pty()
@@ -169,9 +170,6 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             launched.program.console_input(&bytes);
             launched.program.console_input_end();
-        }
-        if !warnings.is_empty() {
-            log::info!("{warnings}");
         }
         Ok(launched)
     })

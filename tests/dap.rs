@@ -38,8 +38,23 @@ fn root(path: &str) -> String {
 fn capabilities_are_announced_and_initialized_follows() {
     let mut dap = DapClient::start();
     let caps = dap.ok("initialize", json!({"adapterID": "asmdbg"}));
-    dap.event("initialized");
     insta::assert_snapshot!(serde_json::to_string_pretty(&caps).unwrap());
+    // `initialized` (configuration requests welcome) comes once a launch succeeded: never
+    // after a failed one, whose error is then all the client shows.
+    assert!(dap
+        .fails("launch", json!({"program": "/nonexistent/x.asm"}))
+        .contains("/nonexistent/x.asm"));
+    // Whatever came before this response is kept: no `initialized` among it.
+    dap.ok("threads", json!({}));
+    assert!(
+        !dap.has_event("initialized"),
+        "initialized before any launch succeeded"
+    );
+    dap.ok("launch", json!({"program": root("programs/lc3/nim.asm")}));
+    dap.event("initialized");
+    dap.ok("setExceptionBreakpoints", json!({"filters": []}));
+    dap.ok("configurationDone", json!({}));
+    assert_eq!(dap.stopped()["reason"], "entry");
 }
 
 #[test]
@@ -586,7 +601,7 @@ fn dap_over_tcp_serves_one_client_after_another() {
             .unwrap();
         let mut got = Vec::new();
         let mut buf = [0u8; 4096];
-        while !String::from_utf8_lossy(&got).contains("\"initialized\"") {
+        while !String::from_utf8_lossy(&got).contains("\"supportsStepBack\"") {
             let n = stream.read(&mut buf).unwrap();
             assert!(n > 0, "round {round}: closed");
             got.extend_from_slice(&buf[..n]);

@@ -39,6 +39,7 @@ fn server() -> DapServer {
         Ok(Launched {
             program: Box::new(program),
             terminal: None,
+            warnings: String::new(),
         })
     }))
 }

@@ -142,6 +142,11 @@ impl DapClient {
         r["message"].as_str().unwrap_or_default().to_string()
     }
 
+    /// Whether an event named `name` came and was not taken yet.
+    pub fn has_event(&self, name: &str) -> bool {
+        self.events.iter().any(|e| e["event"] == name)
+    }
+
     /// The next event named `name` (earlier events of other names are kept).
     pub fn event(&mut self, name: &str) -> Value {
         if let Some(i) = self.events.iter().position(|e| e["event"] == name) {
@@ -209,10 +214,10 @@ impl DapClient {
             "initialize",
             json!({"adapterID": "asmdbg", "linesStartAt1": true}),
         );
-        self.event("initialized");
         let mut args = args;
         args["console"] = json!("internalConsole");
         self.ok("launch", args);
+        self.event("initialized");
         self.ok("configurationDone", json!({}));
         self.stopped()
     }

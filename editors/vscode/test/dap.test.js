@@ -121,8 +121,8 @@ class Session {
   // configurationDone: the body of the entry stop.
   async launch(args) {
     await this.dc.initializeRequest();
-    await this.event('initialized');
     await this.dc.launchRequest({ ...args, stopOnEntry: true, console: 'internalConsole' });
+    await this.event('initialized');
     await this.dc.configurationDoneRequest();
     return this.stopped();
   }

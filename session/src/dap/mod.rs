@@ -30,6 +30,8 @@ pub struct Launched {
     /// The console is a terminal: the command the client should run in it (`runInTerminal`)
     /// and where it is, for a client that cannot.
     pub terminal: Option<(Vec<String>, String)>,
+    /// The assembler's warnings, as `asmdbg run` prints them on stderr (empty: none).
+    pub warnings: String,
 }
 
 /// Builds the program a `launch` request names (its arguments as sent); errors are shown to
@@ -193,9 +195,12 @@ impl DapServer {
         let args = message.get("arguments").cloned().unwrap_or(json!({}));
         let mut outbox = Outbox::default();
         let result = self.request(&command, &args, &mut outbox);
-        let initialize = command == "initialize" && result.is_ok();
+        // Configuration requests (breakpoints, exception filters) need the program: the
+        // adapter is ready for them once a launch has succeeded, not after `initialize`, so a
+        // failed launch is the one error the user sees.
+        let ready = command == "launch" && result.is_ok();
         self.respond(seq, &command, result);
-        if initialize {
+        if ready {
             self.send(json!({"type": "event", "event": "initialized"}));
         }
         self.flush_outbox(outbox);
@@ -245,6 +250,9 @@ impl DapServer {
                             ),
                         );
                     }
+                }
+                if !launched.warnings.is_empty() {
+                    out.output("stderr", &launched.warnings);
                 }
                 self.program = Some(launched.program);
                 Ok(json!({}))

@@ -1225,11 +1225,16 @@ impl<G: GdbMachine> DapProgram<G> {
                 return Ok(json!({"result": reply, "variablesReference": 0}));
             }
             if let Some(typed) = text.strip_prefix('>') {
-                let mut line = typed.strip_prefix(' ').unwrap_or(typed).to_string();
-                line.push('\n');
-                self.core.on_console_input(line.as_bytes());
+                // What a person typing on the console sends: the keys to a machine that reads
+                // keys (LC-3: Enter would be the next key), the line and its Enter to a machine
+                // that reads lines (MARS, SimpleRISC).
+                let mut keys = typed.strip_prefix(' ').unwrap_or(typed).to_string();
+                if !self.machine().console_reads_keys() {
+                    keys.push('\n');
+                }
+                self.core.on_console_input(keys.as_bytes());
                 return Ok(
-                    json!({"result": format!("typed {:?} on the program's console", line), "variablesReference": 0}),
+                    json!({"result": format!("typed {:?} on the program's console", keys), "variablesReference": 0}),
                 );
             }
         }

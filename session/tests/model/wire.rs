@@ -268,6 +268,7 @@ impl DapWire {
             Ok(Launched {
                 program: Box::new(program),
                 terminal: None,
+                warnings: String::new(),
             })
         }));
         DapWire {
