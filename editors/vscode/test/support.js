@@ -173,8 +173,8 @@ class Session {
     return (await this.dc.evaluateRequest({ expression, context })).body.result;
   }
 
-  // A line typed in the debug console: `> TEXT` is the program's input (the adapter adds the
-  // newline).
+  // Text typed in the debug console: `> TEXT` is the program's input (the adapter adds Enter
+  // for a machine that reads lines; a machine that reads keys gets the keys).
   async type(text) {
     const result = await this.evaluate(`> ${text}`, 'repl');
     assert.ok(result.includes(text), `typing ${text}: ${result}`);
