@@ -109,3 +109,15 @@ fn a_change_at_the_frontier_is_replayed_when_the_run_passes_it_again() {
         ],
     );
 }
+
+// A reverse-continue went round for ever when a breakpoint and a watchpoint were on the same
+// instruction: the search stepped past the breakpoint with the watchpoint in, the watch stopped
+// it before the instruction, and the breakpoint was met again. (Found by the fuzz target.)
+#[test]
+fn a_breakpoint_and_a_watch_on_one_instruction_end_a_reverse_search() {
+    let cmds = Cmd::decode(&[
+        0x0c, 0x03, 0x0e, 0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x05, 0x04, 0x06, 0x00, 0x08, 0x00,
+    ]);
+    regression(Isa::Lc3, Proto::Dap, &cmds);
+    regression(Isa::Lc3, Proto::Rsp, &cmds);
+}

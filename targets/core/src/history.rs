@@ -520,11 +520,12 @@ fn last_hit_before<M: Machine + ?Sized>(machine: &mut M, until: u64) -> Option<u
         match outcome.stop {
             Some(StopEvent::Breakpoint) => {
                 last = Some(now);
-                // Past the breakpoint: run its instruction with it taken out.
-                let pc = machine.pc();
-                machine.breakpoints().remove(pc);
+                // Past the breakpoint: run its instruction with the traps taken out. (A watched
+                // access of the same instruction is a hit at the same count; left in, it stopped
+                // the run, and the breakpoint met again made the search go round for ever.)
+                let (bps, wps) = take_traps(machine);
                 let _ = machine.run(1);
-                machine.breakpoints().insert(pc);
+                put_traps(machine, bps, wps);
                 idle = 0;
             }
             Some(StopEvent::Watch { .. }) => {
