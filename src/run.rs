@@ -177,32 +177,6 @@ pub struct RunReport {
     pub epilogue: &'static str,
 }
 
-/// The PC, its program line, and for a PC in system code (the LC-3 OS) the program's call
-/// that led there: `PC x0251 (the OS's GETC, called at x3010, nim.asm:96)`.
-fn location(machine: &dyn Machine) -> String {
-    let pc = machine.pc();
-    let isa = machine.isa();
-    let mut text = format!("PC {}", isa.format_addr(pc));
-    let line_of = |addr| machine.debug_info().and_then(|d| d.describe(addr));
-    if let Some((file, line)) = line_of(pc) {
-        text.push_str(&format!(" ({file}:{line})"));
-    } else if let Some(site) = machine.system_call_site() {
-        let call = machine
-            .disassemble(site)
-            .map(|(text, _)| text)
-            .unwrap_or_else(|| "call".to_string());
-        text.push_str(&format!(
-            " (the OS's {call}, called at {}",
-            isa.format_addr(site)
-        ));
-        if let Some((file, line)) = line_of(site) {
-            text.push_str(&format!(", {file}:{line}"));
-        }
-        text.push(')');
-    }
-    text
-}
-
 /// Runs `machine` to its end, writing its console output to `out`.
 pub fn run_to_end(
     machine: &mut dyn Machine,
@@ -230,7 +204,7 @@ pub fn run_to_end(
                 let msg = machine.step_limit_message(limit).unwrap_or_else(|| {
                     format!(
                         "step limit of {limit} instructions reached at {}",
-                        location(machine)
+                        asmdbg_core::machine::location(machine)
                     )
                 });
                 let epilogue = machine.end_of_run_stderr();
@@ -281,7 +255,7 @@ pub fn run_to_end(
                 if closed && (machine.console().pending_input() == 0 || starved > 1) {
                     let msg = format!(
                         "the program waits for input at {} and none is left",
-                        location(machine)
+                        asmdbg_core::machine::location(machine)
                     );
                     return Ok(report(EXIT_INPUT_EXHAUSTED, executed, Some(msg), ""));
                 }
@@ -304,7 +278,10 @@ pub fn run_to_end(
             Some(other) => {
                 // Breakpoints and watchpoints are only set by the debugger.
                 out.flush()?;
-                let msg = format!("unexpected stop {other:?} at {}", location(machine));
+                let msg = format!(
+                    "unexpected stop {other:?} at {}",
+                    asmdbg_core::machine::location(machine)
+                );
                 return Ok(report(1, executed, Some(msg), ""));
             }
         }

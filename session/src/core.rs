@@ -204,6 +204,16 @@ impl<G: GdbMachine> RunCore<G> {
         }
     }
 
+    /// The guest waits, live, for console input that can never come: the console's input
+    /// ended and every byte of it was taken (what `asmdbg run` ends with status 3).
+    pub fn input_exhausted(&mut self) -> bool {
+        if !self.input_end_given || !self.held_input.is_empty() || self.in_past() {
+            return false;
+        }
+        let console = self.target.machine.console();
+        console.waiting() && console.pending_input() == 0
+    }
+
     /// Whether the machine is in the past of its recorded run (time travel).
     pub fn in_past(&self) -> bool {
         let now = self.target.machine.instructions_executed();

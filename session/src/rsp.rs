@@ -323,7 +323,8 @@ impl<G: GdbMachine> RspSession<G> {
             if let Some(wake) = state.wake {
                 poll.deadline = Some(poll.deadline.map_or(wake, |d| d.min(wake)));
             }
-            poll.run = state.run;
+            // A guest that waits for input that can never come is stopped (run_burst says so).
+            poll.run = state.run || (self.running() && self.core.input_exhausted());
         }
         poll
     }
@@ -357,6 +358,23 @@ impl<G: GdbMachine> RspSession<G> {
         let started = Instant::now();
         let before = self.core.target.machine.instructions_executed();
         let reason = match mode {
+            // The console's input ended and the guest waits for more: it cannot go on. gdb is
+            // told it stopped for terminal input; stderr says why, as `asmdbg run` does (which
+            // ends with status 3 there).
+            Some(ResumeMode::Continue) | Some(ResumeMode::Step)
+                if (mode == Some(ResumeMode::Continue) || self.core.step_waits)
+                    && self.core.input_exhausted() =>
+            {
+                let machine = &self.core.target.machine;
+                self.notices.extend_from_slice(
+                    format!(
+                        "asmdbg: the program waits for input at {} and none is left (the console's input ended)\n",
+                        asmdbg_core::machine::location(machine)
+                    )
+                    .as_bytes(),
+                );
+                Some(SingleThreadStopReason::Signal(Signal::SIGTTIN))
+            }
             Some(ResumeMode::ReverseStep) => {
                 let reversed = self.core.reverse_step(true);
                 Some(self.reversed(reversed))

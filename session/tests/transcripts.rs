@@ -302,6 +302,46 @@ fn a_guest_waiting_for_input_is_still_running_and_honours_ctrl_c() {
     assert!(is_sigint(&stop), "{stop}");
 }
 
+// `asmdbg debug --console stdio < keys.txt`: once the file is read, a guest that waits for
+// more can never go on. The continue used to wait silently for ever; it stops (SIGTTIN, "stopped
+// for tty input") and stderr says why, as `asmdbg run` does (which exits with status 3 there).
+#[test]
+fn a_guest_waiting_for_input_after_the_console_input_ended_stops_and_says_so() {
+    let mut gdb = Wire::connect(lc3(LC3_ECHO));
+    gdb.request("?");
+    gdb.session.on_console_input(b"ab");
+    gdb.session.on_console_input_end();
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    let mut diagnostics = Vec::new();
+    for _ in 0..100 {
+        let poll = gdb.poll();
+        diagnostics.extend(poll.diagnostics);
+        if !poll.run {
+            break;
+        }
+        gdb.session.run_burst(Instant::now());
+    }
+    diagnostics.extend(gdb.poll().diagnostics);
+    assert_eq!(gdb.session.take_all_output(), b"ab", "the keys there were");
+    let stop = gdb.reply().expect("a stop reply");
+    assert!(stop.starts_with("T15") || stop.starts_with("S15"), "{stop}");
+    let said = String::from_utf8_lossy(&diagnostics);
+    assert!(
+        said.contains("asmdbg: the program waits for input at PC x")
+            && said.contains("and none is left"),
+        "{said}"
+    );
+    // It stays stopped: gdb may look around, and a new continue says so again.
+    assert_eq!(gdb.session.target().resume, None);
+    gdb.send(rsp_packet("vCont;c").as_bytes());
+    gdb.run(10);
+    let again = gdb.reply().expect("a stop reply");
+    assert!(
+        again.starts_with("T15") || again.starts_with("S15"),
+        "{again}"
+    );
+}
+
 #[test]
 fn a_guest_whose_output_is_not_taken_pauses_and_resumes_when_it_is() {
     let mut gdb = Wire::connect(lc3(LC3_FLOOD));

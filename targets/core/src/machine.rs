@@ -203,6 +203,32 @@ pub trait Machine {
     }
 }
 
+/// The PC, its program line, and for a PC in system code (the LC-3 OS) the program's call
+/// that led there: `PC x0251 (the OS's GETC, called at x3010, nim.asm:96)`.
+pub fn location<M: Machine + ?Sized>(machine: &M) -> String {
+    let pc = machine.pc();
+    let isa = machine.isa();
+    let mut text = format!("PC {}", isa.format_addr(pc));
+    let line_of = |addr| machine.debug_info().and_then(|d| d.describe(addr));
+    if let Some((file, line)) = line_of(pc) {
+        text.push_str(&format!(" ({file}:{line})"));
+    } else if let Some(site) = machine.system_call_site() {
+        let call = machine
+            .disassemble(site)
+            .map(|(text, _)| text)
+            .unwrap_or_else(|| "call".to_string());
+        text.push_str(&format!(
+            " (the OS's {call}, called at {}",
+            isa.format_addr(site)
+        ));
+        if let Some((file, line)) = line_of(site) {
+            text.push_str(&format!(", {file}:{line}"));
+        }
+        text.push(')');
+    }
+    text
+}
+
 /// Why a program could not be turned into a machine: assembly errors (every one, rendered with
 /// carets), an unreadable object file, or an option the ISA does not support.
 #[derive(Debug, thiserror::Error)]
