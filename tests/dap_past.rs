@@ -329,7 +329,8 @@ fn the_end_of_the_program_is_an_exit_stop_at_the_last_line() {
             SIMPLERISC.source,
             json!({"isa": "simplerisc"}),
             11,
-            ".main",
+            // The slot after the code, as gdb names it, at the last line.
+            "end_of_program",
         ),
     ];
     for (file, source, extra, line, function) in cases {

@@ -97,6 +97,48 @@ fn watchpoint_on_data_and_call_return() {
     assert_in_order(&text, &["r3 : 1", "r4 : 2"]);
 }
 
+// At its end a SimpleRISC program has run off its code. gdb showed `0x80000034 in ?? ()` and a
+// caller made up from the return register (`#1 ... in double ()`), and `lr 0x80000000` (slot
+// 0) when r15 was 0. Now the end slot is `end_of_program`, placed at the last line, the
+// outermost frame; lr is 0 when there is no return address.
+#[test]
+fn the_end_is_one_honest_frame() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let (_dir, stub) = start();
+    let out = stub.gdb("continue\nbt\np $pc\np $r15\ncontinue");
+    assert_in_order(
+        &out,
+        &[
+            "No more reverse-execution history.",
+            "0x80000034 in end_of_program () at ",
+            "#0  0x80000034 in end_of_program () at ",
+            "$1 = (void (*)()) 0x80000034 <end_of_program>",
+            "$2 = (void (*)()) 0x20",
+            "exited normally",
+        ],
+    );
+    assert!(!out.contains("#1 "), "no caller at the end:\n{out}");
+    assert!(!out.contains("?? ()"), "{out}");
+    // A program that made no call: r15 is 0, and so is lr (no return address, not slot 0).
+    let dir = Scratch::new();
+    let prog = dir.write("flat.asm", ".main:\n\tmov r1, 1\n\tadd r1, r1, 1\n");
+    let flat = Stub::start(&prog, &["--isa", "simplerisc"]);
+    let out = flat.gdb("p $lr\np $r15\ncontinue\nbt\ncontinue");
+    assert_in_order(
+        &out,
+        &[
+            "$1 = (void (*)()) 0x0",
+            "$2 = (void (*)()) 0x0",
+            "No more reverse-execution history.",
+            "#0  0x80000008 in end_of_program () at ",
+            "exited normally",
+        ],
+    );
+    assert!(!out.contains("#1 "), "{out}");
+}
+
 #[test]
 fn monitor_disassembles_simplerisc() {
     if !require_tool("gdb-multiarch") {

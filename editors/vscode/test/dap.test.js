@@ -459,8 +459,8 @@ test('SimpleRISC tic-tac-toe: entry, breakpoint, stack, registers, disassembly, 
   assertHit(write, 'data breakpoint', watch.breakpoint);
   assert.match(write.description, /1144/);
   // After the store (as gdb shows a watchpoint), the last instruction: the PC is past the code,
-  // the frame at the store's line.
-  at = await session.assertAt(['.main'], 271);
+  // in the slot gdb shows as end_of_program, at the store's line.
+  at = await session.assertAt(['end_of_program'], 271);
   assert.equal(await session.evaluate('*1144'), '1 (0x00000001)', 'stored');
   // One instruction back: the store, not run yet.
   await session.motion('stepBack', { granularity: 'instruction' });

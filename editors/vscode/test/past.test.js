@@ -184,7 +184,8 @@ test('SimpleRISC: the end of a program that ran off its code is an exit stop at 
   assert.equal(end.reason, 'exit', JSON.stringify(end));
   assert.equal(end.description, 'The program ended (exit code 0): step back to see how, or continue to end the session');
   const at = await session.where();
-  assert.equal(at.names[0], '.main');
+  // The slot after the code, as gdb names it, at the last line.
+  assert.equal(at.names[0], 'end_of_program');
   assert.equal(at.line, 11);
   assert.equal(at.path, program);
   await session.endSession();

@@ -89,6 +89,10 @@ impl ElfIsa for SimpleRiscElf {
         FrameCie::at_call(4, -4, SP, LR)
     }
 
+    fn ends_past_its_code(&self) -> bool {
+        true
+    }
+
     fn entry_frame(&self) -> SrFrame {
         SrFrame { off: 0, ra: None }
     }

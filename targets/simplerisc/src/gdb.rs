@@ -115,7 +115,12 @@ impl ArmPoseMachine<4, 4> for SrMachine {
             regs.core[r] = self.reg32(r);
         }
         regs.core[SP] = self.reg32(14);
-        regs.core[LR] = to_code_view(self.reg32(15));
+        // A call leaves pc + 4 in ra, never 0: 0 is no return address (as at the start), not
+        // the code slot 0 (`lr 0x80000000 <multiply>` misled gdb and the user).
+        regs.core[LR] = match self.reg32(15) {
+            0 => 0,
+            ra => to_code_view(ra),
+        };
         regs.core[PC] = to_code_view(self.pc() as u32);
         regs.xpsr = self.reg32(REG_FLAGS);
         regs.own = [
@@ -133,7 +138,10 @@ impl ArmPoseMachine<4, 4> for SrMachine {
             ArmPoseRegId::Core(n @ 0..=12) => self.write_register(usize::from(n), v),
             ArmPoseRegId::Core(n) => match usize::from(n) {
                 SP => self.write_register(14, v),
-                LR => self.write_register(15, u64::from(from_code_view(value))),
+                LR => {
+                    let ra = if value == 0 { 0 } else { from_code_view(value) };
+                    self.write_register(15, u64::from(ra))
+                }
                 PC => {
                     self.set_pc(u64::from(from_code_view(value)));
                     true
@@ -209,7 +217,14 @@ impl GdbMachine for SrMachine {
             return Ok(self.debug_read(addr)? as u8);
         }
         let offset = addr - CODE_BASE;
-        let word = self.code_word(offset / 4).ok_or(MemError::Unmapped(addr))?;
+        let slot = offset / 4;
+        // The slot after the code is where a program that ran off its end stops: it reads as
+        // zeros, as the ELF has it (`end_of_program`). Unreadable, gdb's ARM unwinder took the
+        // PC for a stub's and made up a caller from the stale return register.
+        if slot == self.program().slots.len() as u64 {
+            return Ok(0);
+        }
+        let word = self.code_word(slot).ok_or(MemError::Unmapped(addr))?;
         Ok(byte_of(word, offset))
     }
 
@@ -312,9 +327,10 @@ mod tests {
         assert_eq!(code, [0x07, 0x00, 0x40, 0x4c]);
         assert_eq!(m.gdb_read_byte(CODE_BASE + 8), Ok(0), ".print reads as nop");
         assert_eq!(m.gdb_read_byte(CODE_BASE + 11), Ok(0x68));
+        assert_eq!(m.gdb_read_byte(CODE_BASE + 20), Ok(0), "the end slot");
         assert_eq!(
-            m.gdb_read_byte(CODE_BASE + 20),
-            Err(MemError::Unmapped(CODE_BASE + 20))
+            m.gdb_read_byte(CODE_BASE + 24),
+            Err(MemError::Unmapped(CODE_BASE + 24))
         );
         assert_eq!(
             m.gdb_write_byte(CODE_BASE, 0),

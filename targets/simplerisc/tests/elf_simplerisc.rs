@@ -77,7 +77,8 @@ fn code_at_the_stub_base_with_call_targets_as_functions() {
         (text.address(), text.kind()),
         (CODE_BASE, SectionKind::Text)
     );
-    assert_eq!(text.size(), 14 * 4);
+    // The 14 slots, and the end slot where a program that runs off its code stops.
+    assert_eq!(text.size(), 15 * 4);
     let data = text.data().unwrap();
     let word = |i: usize| u32::from_le_bytes(data[4 * i..4 * i + 4].try_into().unwrap());
     assert_eq!(word(3), NOP_WORD, ".print reads as nop");
@@ -93,6 +94,11 @@ fn code_at_the_stub_base_with_call_targets_as_functions() {
     let inner = sym("inner");
     assert_eq!((inner.address(), inner.size()), (gdb_code_addr(44), 12));
     assert_eq!(sym(".end").size(), 0);
+    let end = sym("end_of_program");
+    assert_eq!(
+        (end.address(), end.kind(), end.size()),
+        (gdb_code_addr(56), SymbolKind::Text, 4)
+    );
     assert!(file.section_by_name(".data").is_none());
 }
 
@@ -111,7 +117,8 @@ fn empty_program_and_raw_words_write() {
     // A call past the end and no labels: no function, no panic.
     let p = Program::from_words(&[0x9800_0100, NOP_WORD]);
     let image = elf_image(&p);
-    assert!(image.symbols.is_empty());
+    let names: Vec<&str> = image.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["end_of_program"], "no function, only the end slot");
     assert!(elf_from_program(&p).is_ok());
 }
 

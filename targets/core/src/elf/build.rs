@@ -10,7 +10,7 @@ use crate::flow::Flow;
 use crate::symbols::{DataItem, DebugInfo};
 
 use super::analysis::{call_targets, frame_desc, function_spans, loaded_addresses, split_ranges};
-use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, Function, Variable};
+use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, FrameDesc, Function, Variable};
 use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind};
 
 /// How a data label reads in gdb: an index into [`ElfIsa::types`].
@@ -71,6 +71,13 @@ pub trait ElfIsa {
     /// Functions no label names get one (`_start` at the entry, `_code_XXXXXXXX` elsewhere);
     /// otherwise they have a frame description but no symbol or subprogram.
     fn names_unlabelled_functions(&self) -> bool {
+        false
+    }
+    /// A program ends by running off the end of its code (SimpleRISC): the instruction slot
+    /// after the code is where it stops, and gdb shows it as [`END_OF_PROGRAM`], the outermost
+    /// frame (its return address undefined), instead of `?? ()` with a caller made up from
+    /// a stale return register.
+    fn ends_past_its_code(&self) -> bool {
         false
     }
     /// The DWARF base types data labels use.
@@ -162,10 +169,13 @@ fn bytes_at(sections: &[ElfSection], addr: u64, len: u64) -> Option<&[u8]> {
     })
 }
 
+/// The symbol of the slot after the code of a program that ends by running off it.
+pub const END_OF_PROGRAM: &str = "end_of_program";
+
 /// The image of a program: see the module header for what goes in.
 pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     let info = facts.info;
-    let sections = sections(facts.runs);
+    let mut sections = sections(facts.runs);
     let code_runs: Vec<(u64, u64)> = sections
         .iter()
         .filter(|s| s.exec)
@@ -264,6 +274,20 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         }
         frames.push(frame_desc(isa, &insns, start, end, start == facts.entry));
     }
+    if let (true, Some(&(_, end))) = (isa.ends_past_its_code(), code_runs.last()) {
+        symbols.push(ElfSymbol {
+            name: END_OF_PROGRAM.to_string(),
+            addr: end,
+            size: step,
+            kind: ElfSymbolKind::Func,
+            global: false,
+        });
+        frames.push(FrameDesc {
+            start: end,
+            len: step,
+            ops: vec![(end, CfaOp::Undefined(isa.frame_cie().ra_register))],
+        });
+    }
 
     // The other labels: data labels typed, code labels plain.
     let mut label_addrs: Vec<u64> = labels.iter().map(|l| l.0).collect();
@@ -323,6 +347,16 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     debug.functions = functions;
     debug.frame_cie = Some(isa.frame_cie());
     debug.frames = frames;
+    // gdb finds a symbol and a frame description only inside a section: the code's grows by
+    // the end slot (zeros; gdb reads code from the target, which has nothing there).
+    if let (true, Some(&(_, end))) = (isa.ends_past_its_code(), code_runs.last()) {
+        if let Some(text) = sections
+            .iter_mut()
+            .find(|s| s.exec && s.addr + s.data.len() as u64 == end)
+        {
+            text.data.resize(text.data.len() + step as usize, 0);
+        }
+    }
 
     ElfImage {
         machine: isa.machine(),
