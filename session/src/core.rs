@@ -269,10 +269,15 @@ impl<G: GdbMachine> RunCore<G> {
             // A step runs its instruction even on a breakpoint (as `step` does live); the
             // replay's run checks the breakpoint at the PC first, so it is taken out meanwhile.
             (true, Some(_)) => {
+                // Every one there: the set counts breakpoints at one address (the IDE's of two
+                // kinds, a step out's own at a return address).
                 let pc = self.target.machine.pc();
-                let had = self.target.machine.breakpoints().remove(pc);
+                let mut there = 0;
+                while self.target.machine.breakpoints().remove(pc) {
+                    there += 1;
+                }
                 let stop = self.target.machine.run(1).stop;
-                if had {
+                for _ in 0..there {
                     self.target.machine.breakpoints().insert(pc);
                 }
                 stop

@@ -121,3 +121,18 @@ fn a_breakpoint_and_a_watch_on_one_instruction_end_a_reverse_search() {
     regression(Isa::Lc3, Proto::Dap, &cmds);
     regression(Isa::Lc3, Proto::Rsp, &cmds);
 }
+
+// A step out whose return address had the user's breakpoint left a second count of it in the
+// machine's set, so a later step in the past that took "the" breakpoint out to run its
+// instruction still stopped on it, and stayed where it was. (Found by the fuzz target.)
+#[test]
+fn a_step_out_to_a_breakpoint_leaves_one_breakpoint_there() {
+    let data = [
+        0x0c, 0x03, 0x0e, 0x00, 0x00, 0x00, 0x01, 0x72, 0x65, 0x71, 0x08, 0x0f, 0x00, 0xb6,
+    ];
+    let mut cmds = Cmd::decode(&data);
+    cmds.extend([Cmd::StepInstruction; 20]);
+    cmds.push(Cmd::Goto(81));
+    cmds.extend([Cmd::StepInstruction; 8]);
+    regression(Isa::SimpleRisc, Proto::Dap, &cmds);
+}

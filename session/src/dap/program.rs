@@ -890,9 +890,9 @@ impl<G: GdbMachine> DapProgram<G> {
             },
             false => self.core.forward(false),
         };
-        if !had {
-            self.core.target.machine.breakpoints().remove(native);
-        }
+        // The set counts breakpoints at one address: this takes out the one added above (the
+        // user's, if there is one, stays).
+        self.core.target.machine.breakpoints().remove(native);
         // The motion as it goes on: stepping first again only from a stop it did not end on.
         let going_on = |step_first: bool| Motion::Finish {
             return_pc,
