@@ -266,60 +266,35 @@ pub fn program(isa: Isa) -> &'static Program {
 /// Runs one case: `cmds` against `proto`'s session of `isa`'s machine. `Err` says which
 /// command broke which invariant, with the commands so far.
 pub fn run_case(isa: Isa, proto: Proto, cmds: &[Cmd]) -> Result<(), String> {
-    let opts = MachineOptions::default();
     let p = program(isa);
+    let opts = MachineOptions::default();
     match isa {
-        Isa::Lc3 => {
-            let load = move || {
-                asmdbg_lc3::load_machine(p.file, p.source.as_bytes(), &MachineOptions::default())
-            };
-            let machine = load().map_err(|e| e.to_string())?;
-            let image = asmdbg_lc3::BACKEND
-                .image(&machine, &opts)
-                .map_err(|e| e.to_string())?;
-            Case::new(
-                p,
-                proto,
-                Box::new(move || load().expect("it loaded once")),
-                machine,
-                image,
-            )
-            .play(cmds)
-        }
-        Isa::Mips => {
-            let load =
-                move || asmdbg_mips::load_machine(p.file, p.source, &MachineOptions::default());
-            let machine = load().map_err(|e| e.to_string())?;
-            let image = asmdbg_mips::BACKEND
-                .image(&machine, &opts)
-                .map_err(|e| e.to_string())?;
-            Case::new(
-                p,
-                proto,
-                Box::new(move || load().expect("it loaded once")),
-                machine,
-                image,
-            )
-            .play(cmds)
-        }
-        Isa::SimpleRisc => {
-            let load = move || {
-                asmdbg_simplerisc::load_machine(p.file, p.source, &MachineOptions::default())
-            };
-            let machine = load().map_err(|e| e.to_string())?;
-            let image = asmdbg_simplerisc::BACKEND
-                .image(&machine, &opts)
-                .map_err(|e| e.to_string())?;
-            Case::new(
-                p,
-                proto,
-                Box::new(move || load().expect("it loaded once")),
-                machine,
-                image,
-            )
-            .play(cmds)
-        }
+        Isa::Lc3 => play(p, proto, cmds, &asmdbg_lc3::BACKEND, move || {
+            asmdbg_lc3::load_machine(p.file, p.source.as_bytes(), &opts)
+        }),
+        Isa::Mips => play(p, proto, cmds, &asmdbg_mips::BACKEND, move || {
+            asmdbg_mips::load_machine(p.file, p.source, &opts)
+        }),
+        Isa::SimpleRisc => play(p, proto, cmds, &asmdbg_simplerisc::BACKEND, move || {
+            asmdbg_simplerisc::load_machine(p.file, p.source, &opts)
+        }),
     }
+}
+
+/// One case on the machine `load` makes (afresh for the oracle each time it asks).
+fn play<G: GdbMachine, B: Backend<Machine = G>>(
+    p: &'static Program,
+    proto: Proto,
+    cmds: &[Cmd],
+    backend: &B,
+    load: impl Fn() -> Result<G, asmdbg_core::LoadError> + 'static,
+) -> Result<(), String> {
+    let machine = load().map_err(|e| e.to_string())?;
+    let image = backend
+        .image(&machine, &MachineOptions::default())
+        .map_err(|e| e.to_string())?;
+    let fresh = Box::new(move || load().expect("it loaded once"));
+    Case::new(p, proto, fresh, machine, image).play(cmds)
 }
 struct Case<G: GdbMachine> {
     p: &'static Program,
