@@ -408,7 +408,10 @@ mod image_tests {
         let mut m = Memory::new();
         let image = m.image();
         let word = 0x7fff_effc;
-        assert_ne!((word - STACK_LOW) as usize / PAGE, (word + 3 - STACK_LOW) as usize / PAGE);
+        assert_ne!(
+            (word - STACK_LOW) as usize / PAGE,
+            (word + 3 - STACK_LOW) as usize / PAGE
+        );
         assert!(m.write_u32(word, 0x0040_0014));
         assert_eq!(m.image().bytes(), 2 * PAGE);
         m.restore_image(&image);
