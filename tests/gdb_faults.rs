@@ -89,3 +89,33 @@ fn simplerisc_branch_to_a_missing_label_faults_when_it_runs() {
         "The label does not exist !!!",
     );
 }
+
+// `asmdbg debug --console stdio < keys.txt`: once the file is read, a program that waits for
+// more can never go on. gdb's continue used to wait silently for ever; now it stops with
+// SIGTTIN ("Stopped (tty input)") where the program waits, and asmdbg's stderr says why, as
+// `asmdbg run` does (which exits with status 3 there).
+#[test]
+fn a_program_waiting_for_input_that_ended_stops_and_says_so() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "echo.asm",
+        "        .ORIG x3000\nLOOP    GETC\n        OUT\n        BRnzp LOOP\n        .END\n",
+    );
+    let keys = dir.write("keys.txt", "ab");
+    let stub = Stub::start_stdio(&prog, &[], &keys);
+    let out = stub.gdb("continue\ninfo registers pc\nkill");
+    assert_in_order(&out, &["Program received signal SIGTTIN", "pc"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !stub.stderr().contains("none is left") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let said = stub.stderr();
+    assert!(
+        said.contains("asmdbg: the program waits for input at PC x")
+            && said.contains("and none is left"),
+        "{said}"
+    );
+}

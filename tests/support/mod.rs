@@ -97,12 +97,26 @@ impl Stub {
     /// Starts `asmdbg debug PROGRAM --gdb 127.0.0.1:0 EXTRA...` and waits for its readiness
     /// lines.
     pub fn start(program: &Path, extra: &[&str]) -> Stub {
+        Self::start_with(program, extra, Stdio::null())
+    }
+
+    /// Starts `asmdbg debug PROGRAM --gdb 127.0.0.1:0 --console stdio EXTRA...` with `input`
+    /// as its standard input (the guest's console), and waits for its readiness line.
+    pub fn start_stdio(program: &Path, extra: &[&str], input: &Path) -> Stub {
+        let file = std::fs::File::open(input).expect("the input file");
+        let mut args = vec!["--console", "stdio"];
+        args.extend_from_slice(extra);
+        Self::start_with(program, &args, Stdio::from(file))
+    }
+
+    fn start_with(program: &Path, extra: &[&str], stdin: Stdio) -> Stub {
+        let stdio = extra.windows(2).any(|w| w == ["--console", "stdio"]);
         let mut child = asmdbg()
             .arg("debug")
             .arg(program)
             .args(["--gdb", "127.0.0.1:0"])
             .args(extra)
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -128,7 +142,8 @@ impl Stub {
             let console = text
                 .lines()
                 .find_map(|l| l.strip_prefix("console: "))
-                .map(str::to_string);
+                .map(str::to_string)
+                .or_else(|| stdio.then(|| "stdio".to_string()));
             if let (Some(port), Some(console)) = (port, console) {
                 return Stub {
                     child,
