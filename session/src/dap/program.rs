@@ -23,6 +23,9 @@ use crate::discipline::Discipline;
 
 /// Single steps a line step takes per burst (a burst must end soon for `pause` to be heard).
 const STEPS_PER_BURST: u32 = 20_000;
+/// Instructions a line step back goes back per burst: each is a seek in history, so fewer than
+/// a forward step's (a burst must end soon for `pause` to be heard).
+const REVERSE_STEPS_PER_BURST: u32 = 1_000;
 /// Instructions a line step runs at most before it gives up and stops where it is.
 const LINE_STEP_LIMIT: u64 = 50_000_000;
 
@@ -943,7 +946,7 @@ impl<G: GdbMachine> DapProgram<G> {
         let Some(Motion::ReverseLine { start, frame }) = self.motion.clone() else {
             return;
         };
-        for _ in 0..STEPS_PER_BURST {
+        for _ in 0..REVERSE_STEPS_PER_BURST {
             if self.core.reverse_step(false) == Reversed::Begin {
                 self.stopped(
                     out,
@@ -953,15 +956,17 @@ impl<G: GdbMachine> DapProgram<G> {
                 );
                 return;
             }
+            let here = self.current_line();
+            if here == start || here.is_none() || !self.view.is_line_start(self.pc_gdb()) {
+                continue;
+            }
+            // A line of a subroutine the start line called: on back past it. The frames
+            // are unwound only here, at the start of another line (not at every instruction).
             let frames = self.frames();
             let here_frame = frames.first().map(|f| self.frame_id(f, false));
             let deeper = here_frame != Some(frame)
                 && frames.get(1).map(|c| self.frame_id(c, true)) == Some(frame);
-            if deeper {
-                continue;
-            }
-            let here = self.current_line();
-            if here != start && here.is_some() && self.view.is_line_start(self.pc_gdb()) {
+            if !deeper {
                 self.stopped(out, "step", None, Vec::new());
                 return;
             }

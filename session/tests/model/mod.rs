@@ -44,7 +44,7 @@ use serde_json::{json, Value};
 /// Instructions per burst: small, so that a motion that never stops is interrupted soon.
 const BURST: u64 = 2_000;
 /// Bursts a motion may take before the test interrupts it (pause, Ctrl-C).
-const BURSTS_PER_MOTION: u32 = 60;
+const BURSTS_PER_MOTION: u32 = 16;
 /// Polls in a row with nothing to run before the test types a key for a waiting guest.
 const IDLE_POLLS: u32 = 3;
 /// The oracle gives up past this many instructions (a case never gets near it).
