@@ -136,3 +136,25 @@ fn a_step_out_to_a_breakpoint_leaves_one_breakpoint_there() {
     cmds.extend([Cmd::StepInstruction; 8]);
     regression(Isa::SimpleRisc, Proto::Dap, &cmds);
 }
+
+// A halted LC-3 with its PC moved onto a breakpoint reports the end, not the breakpoint (it
+// runs nothing). The model said otherwise; kept as the case that showed it (fuzz target).
+#[test]
+fn a_halted_machine_on_a_breakpoint_reports_the_end() {
+    let data = hex_bytes(
+        "08080808f9f7fe0bf0fdcacacacacacacaffffffcacacacacacacacacacacacacacacacacaca4c4f4f50\
+         cacacacacacacacacacacacacacacacacacaca75005153746172cacacacacacacacacacacacacacacaca\
+         cacacacacacacacacacacacacacacacacacacacacaff47000000008001",
+    );
+    let mut cmds = Cmd::decode(&data);
+    cmds.truncate(64);
+    regression(Isa::Lc3, Proto::Rsp, &cmds);
+}
+
+fn hex_bytes(text: &str) -> Vec<u8> {
+    let digits: Vec<u8> = text.bytes().filter(u8::is_ascii_hexdigit).collect();
+    digits
+        .chunks(2)
+        .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap_or("0"), 16).unwrap_or(0))
+        .collect()
+}

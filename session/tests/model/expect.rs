@@ -130,7 +130,11 @@ impl<G: GdbMachine> Case<G> {
                 // A hit on the ending or faulting instruction or before it (a breakpoint is
                 // checked, a watched access met, before it runs) comes first.
                 match (hit, ending, fault_at) {
-                    (Some(c), Some(e), _) if c > e.by => end_reason(e),
+                    // A machine that has ended (a step runs nothing) reports the end, whatever
+                    // breakpoint its PC is on.
+                    (Some(c), Some(e), _) if c > e.by || (e.at == e.by && c >= e.by) => {
+                        end_reason(e)
+                    }
                     (None, Some(e), _) => end_reason(e),
                     (Some(c), _, Some(f)) if c > f => Want::At(f, Reason::Fault),
                     (None, _, Some(f)) => Want::At(f, Reason::Fault),
