@@ -5,7 +5,8 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
-use asmdbg_session::dap::wire::{encode, DapFramer, Incoming};
+pub(super) use asmdbg_session::dap::wire::base64;
+use asmdbg_session::dap::wire::{encode, unbase64, DapFramer, Incoming};
 use asmdbg_session::dap::{DapProgram, DapServer, Launched};
 use asmdbg_session::{rsp_packet, Discipline, LineMode, RspSession};
 use serde_json::{json, Value};
@@ -56,44 +57,6 @@ pub(super) fn gdb_bytes<G: GdbMachine>(m: &G, start: u64, end: u64) -> String {
 
 pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-pub(super) const B64: &[u8; 64] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-pub(super) fn base64(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-pub(super) fn unbase64(text: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in text.bytes().filter(|&c| c != b'=') {
-        let Some(v) = B64.iter().position(|&b| b == c) else {
-            continue;
-        };
-        acc = (acc << 6) | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
 }
 
 /// A stop reply: `S05`, `T05watch:6026;...`, `W00`.
@@ -415,6 +378,6 @@ impl DapWire {
             "readMemory",
             json!({"memoryReference": "0", "offset": gdb, "count": count}),
         )?;
-        Ok(unbase64(body["data"].as_str().unwrap_or("")))
+        Ok(unbase64(body["data"].as_str().unwrap_or("")).unwrap_or_default())
     }
 }
