@@ -158,3 +158,17 @@ fn hex_bytes(text: &str) -> Vec<u8> {
         .map(|pair| u8::from_str_radix(std::str::from_utf8(pair).unwrap_or("0"), 16).unwrap_or(0))
         .collect()
 }
+
+// A MIPS program's exit runs again at each resume (counting an instruction); a replay to a count
+// past an end that ran stopped at the first end: `monitor goto 116` went to 115. (Fuzz target.)
+#[test]
+fn a_replay_goes_on_past_an_end_that_ran() {
+    let data = hex_bytes(
+        "ffffff2007080020ffffffffffffffffffffffffffffffffffffffffffffffd9d9d9d9d9d9d9d9d9005e\
+         d9d9d9d9d9d9d9d9d9d9d9d9d9d9d9d9d9ffff3f00d9d9d9d9d9d9ffffffff00000c030e000800010008\
+         0006ffffff00ff00",
+    );
+    let mut cmds = Cmd::decode(&data);
+    cmds.truncate(64);
+    regression(Isa::Mips, Proto::Dap, &cmds);
+}

@@ -502,6 +502,9 @@ fn run_to<M: Machine + ?Sized>(machine: &mut M, target: u64) {
                     return;
                 }
             }
+            // The recorded run went on past an end that ran (a MIPS exit runs again at each
+            // resume, and a jump may bring an ended program back): so does the replay.
+            Some(_) if outcome.executed > 0 => idle = 0,
             Some(_) => return,
         }
     }
@@ -540,6 +543,8 @@ fn last_hit_before<M: Machine + ?Sized>(machine: &mut M, until: u64) -> Option<u
                     break;
                 }
             }
+            // Past an end that ran, as in run_to.
+            Some(_) if outcome.executed > 0 => idle = 0,
             Some(_) => break,
         }
     }
