@@ -791,6 +791,12 @@ impl<G: GdbMachine> Case<G> {
             Cmd::ReverseLine => ("stepBack", json!({"threadId": 1})),
             _ => ("reverseContinue", json!({"threadId": 1})),
         };
+        // A step back by line is a seek per instruction (README, known limits): interrupted
+        // sooner, or one over the LC-3 OS's polling loops takes seconds.
+        let patience = match cmd {
+            Cmd::ReverseLine => BURSTS_PER_MOTION / 4,
+            _ => BURSTS_PER_MOTION,
+        };
         let response = self.dap.as_mut().expect("dap").request(command, args)?;
         if response["success"] != true {
             // stepOut from the outermost frame: refused, nothing moves.
@@ -817,7 +823,7 @@ impl<G: GdbMachine> Case<G> {
                         self.log
                     ));
                 }
-                if bursts == BURSTS_PER_MOTION {
+                if bursts == patience {
                     self.dap
                         .as_mut()
                         .expect("dap")
