@@ -172,3 +172,17 @@ fn a_replay_goes_on_past_an_end_that_ran() {
     cmds.truncate(64);
     regression(Isa::Mips, Proto::Dap, &cmds);
 }
+
+// Each fault stop is one more attempt of the faulting instruction, and MIPS's status and cause
+// change at each: the model took a second attempt for the first. (Fuzz target.)
+#[test]
+fn every_fault_stop_is_one_more_attempt() {
+    let data = hex_bytes(
+        "4a0e0926da401f9c9c9c9c9c9c9c9c9c9cc19c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c\
+         9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9cda401f9c9c9c9c9c9c9c9c9c9cc19c9c9c9c9c9c9c9c9c9c9c\
+         9c9c9c9c9c02009c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9c9cda2dffffffffffffffffb8b801",
+    );
+    let mut cmds = Cmd::decode(&data);
+    cmds.truncate(64);
+    regression(Isa::Mips, Proto::Rsp, &cmds);
+}

@@ -256,7 +256,16 @@ impl<G: GdbMachine> Case<G> {
         }
         self.at_fault = matches!(reason, Some(Reason::Fault));
         // A reverse motion that could not move leaves the machine as the attempt left it.
-        self.attempted = self.at_fault || (self.attempted && !forward && at == from);
+        // Each fault stop is one more attempt of the faulting instruction (MIPS's status and
+        // cause change at each).
+        self.attempted = match self.at_fault {
+            true if at == from && self.attempted > 0 => self.attempted + 1,
+            true => 1,
+            // A stop that did not move ran nothing (a breakpoint checked first, a reverse
+            // motion at the start).
+            false if at == from => self.attempted,
+            false => 0,
+        };
         if self.at_fault && self.proto == Proto::Rsp {
             let (trace, _) = self.oracle.run(&[], at + 1, None);
             if let End::Fault(_, message) = trace.end {
@@ -410,9 +419,12 @@ impl<G: GdbMachine> Case<G> {
         let upto = self.frontier.max(at);
         // At a fault stop the machine has tried the faulting instruction (MIPS keeps the
         // exception's cause and EPC): the forward run's machine after that attempt.
-        let (trace, probed) = if self.attempted {
-            let (trace, m) = self.oracle.run_to(&[], at + 1);
+        let (trace, probed) = if self.attempted > 0 {
+            let (trace, mut m) = self.oracle.run_to(&[], at + 1);
             let faulted = matches!(trace.end, End::Fault(f, _) if f == at);
+            for _ in 1..self.attempted {
+                let _ = m.step();
+            }
             (trace, faulted.then_some(m))
         } else {
             self.oracle.run(&[], upto, Some(at))

@@ -326,9 +326,9 @@ struct Case<G: GdbMachine> {
     reverse_watch_at: Option<u64>,
     /// DAP: the last stop was on a fault, here.
     at_fault: bool,
-    /// The machine has tried the faulting instruction here (a fault stop, and nothing ran
-    /// since): its state is the forward run's after that attempt.
-    attempted: bool,
+    /// How often the machine has tried the faulting instruction here (fault stops, nothing
+    /// ran since): its state is the forward run's after that many attempts.
+    attempted: u32,
     /// Where keys typed in the past enter: the frontier when they were typed.
     held_at: u64,
     /// RSP: the fault message the console shows after the output of the stop that reported
@@ -399,7 +399,7 @@ impl<G: GdbMachine> Case<G> {
             pending_watch: false,
             reverse_watch_at: None,
             at_fault: false,
-            attempted: false,
+            attempted: 0,
             held_at: 0,
             note: None,
             over: false,
@@ -572,10 +572,10 @@ impl<G: GdbMachine> Case<G> {
             // What the console showed stays shown; output is counted again from here.
             self.shown_upto = now;
         }
-        if self.attempted {
+        for _ in 0..self.attempted {
             self.push_event(now, Ev::Attempt);
-            self.attempted = false;
         }
+        self.attempted = 0;
         self.at_fault = false;
         // The machine's pending access after a watch stop belongs to its instruction: a jump
         // drops it, a write does not.
@@ -707,7 +707,9 @@ impl<G: GdbMachine> Case<G> {
         // stay.
         let stays = target == self.now;
         self.pending_watch &= stays;
-        self.attempted &= stays;
+        if !stays {
+            self.attempted = 0;
+        }
         self.at_fault &= stays;
         Ok(())
     }
