@@ -264,7 +264,14 @@ impl<G: GdbMachine> RunCore<G> {
             Some(h.budget_to_edit(now).map_or(frontier, |e| e.min(frontier)))
         });
         let event = match (stepping, past) {
-            (true, None) => self.target.machine.step(),
+            (true, None) => {
+                // Back at the frontier by a replay, input recorded at this count may still be
+                // pending (a run queues it when it goes on; a step does not): it came first.
+                if self.target.machine.journal().is_replaying() {
+                    let _ = self.target.machine.run(0);
+                }
+                self.target.machine.step()
+            }
             // A step in the past goes through the replay, which queues the recorded input.
             // A step runs its instruction even on a breakpoint (as `step` does live); the
             // replay's run checks the breakpoint at the PC first, so it is taken out meanwhile.

@@ -186,3 +186,13 @@ fn every_fault_stop_is_one_more_attempt() {
     cmds.truncate(64);
     regression(Isa::Mips, Proto::Rsp, &cmds);
 }
+
+// Back at the frontier by a replay, a key typed there was still pending in the replay, and a
+// step (which does not go through the replay) ran without it. (Fuzz target.)
+#[test]
+fn a_step_at_the_frontier_after_a_replay_has_the_keys_typed_there() {
+    let data = hex_bytes("2a0c230e080f01170000002a0c230e080f0117008e34010101f8001919");
+    let mut cmds = Cmd::decode(&data);
+    cmds.truncate(64);
+    regression(Isa::Lc3, Proto::Rsp, &cmds);
+}
