@@ -702,11 +702,11 @@ impl<G: GdbMachine> DapProgram<G> {
                 true
             }
             StopEvent::Halted | StopEvent::Exited(_) => {
+                let code = match event {
+                    StopEvent::Exited(c) => *c,
+                    _ => 0,
+                };
                 if self.core.end_of_history(&Some(event.clone())) {
-                    let code = match event {
-                        StopEvent::Exited(c) => *c,
-                        _ => 0,
-                    };
                     self.stopped(
                         out,
                         "exit",
@@ -716,10 +716,6 @@ impl<G: GdbMachine> DapProgram<G> {
                         Vec::new(),
                     );
                 } else {
-                    let code = match event {
-                        StopEvent::Exited(c) => *c,
-                        _ => 0,
-                    };
                     self.end_program(code, out);
                 }
                 true
