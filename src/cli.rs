@@ -136,6 +136,22 @@ pub struct MachineArgs {
     /// SimpleRISC: data memory size in bytes.
     #[arg(long)]
     pub mem_size: Option<u64>,
+    /// MIPS: a MARS Bitmap Display: WIDTHxHEIGHT,unit=U,base=ADDR|gp|data|heap|global|mmio
+    /// (unit=UxV for units that are not square). Without it, a header comment that states the
+    /// display's configuration ("Unit width in pixels: 8", ...) configures it.
+    #[arg(long, value_name = "SPEC", value_parser = parse_bitmap)]
+    pub bitmap: Option<asmdbg_core::BitmapConfig>,
+    /// MIPS: connect MARS's Keyboard and Display MMIO Simulator (0xffff0000-0xffff000c); on
+    /// with --keys or a bitmap display.
+    #[arg(long)]
+    pub mmio: bool,
+    /// LC-3: PennSim's video display (128 x 124 pixels at xC000-xFDFF).
+    #[arg(long)]
+    pub display: bool,
+    /// LC-3 and MIPS: key presses from FILE, lines `COUNT KEY`: KEY (one printable character,
+    /// or 0xNN) arrives on the keyboard once COUNT instructions have run.
+    #[arg(long, value_name = "FILE")]
+    pub keys: Option<PathBuf>,
     /// Write words before the program starts: ADDR=V1,V2,... (ADDR a number or a label).
     #[arg(long, value_name = "ADDR=V,..")]
     pub poke: Vec<String>,
@@ -165,9 +181,17 @@ impl MachineArgs {
                 .collect(),
             no_mul: self.no_mul,
             mem_size: self.mem_size,
+            bitmap: self.bitmap,
+            mmio: self.mmio,
+            video: self.display,
+            keys: Vec::new(),
             work_dir: None,
         }
     }
+}
+
+fn parse_bitmap(s: &str) -> Result<asmdbg_core::BitmapConfig, String> {
+    asmdbg_core::BitmapConfig::parse(s)
 }
 
 #[derive(Debug, Args)]
@@ -188,6 +212,9 @@ pub struct RunArgs {
     /// Print instructions executed, seconds and the instruction rate on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// After the program ends, write the display's last frame to FILE as a PNG.
+    #[arg(long, value_name = "FILE")]
+    pub display_png: Option<PathBuf>,
     /// After the program ends, print N words from ADDR (number or label), one per line.
     #[arg(long, value_name = "ADDR[:N]")]
     pub peek: Vec<String>,

@@ -32,6 +32,8 @@ const SWITCHES: &[(&str, &str)] = &[
     ("virtualTime", "--virtual-time"),
     ("noMul", "--no-mul"),
     ("noHistory", "--no-history"),
+    ("mmio", "--mmio"),
+    ("display", "--display"),
 ];
 /// Launch attributes with one value.
 const VALUES: &[(&str, &str)] = &[
@@ -42,6 +44,8 @@ const VALUES: &[(&str, &str)] = &[
     ("memSize", "--mem-size"),
     ("historyMb", "--history-mb"),
     ("dialogs", "--dialogs"),
+    ("bitmap", "--bitmap"),
+    ("keys", "--keys"),
 ];
 /// Launch attributes with a list of values.
 const LISTS: &[(&str, &str)] = &[("poke", "--poke"), ("pokeFile", "--poke-file")];
@@ -141,7 +145,8 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
             .map_err(|e| e.to_string())?;
         let program =
             crate::load::read_program(&paths, debug.machine.isa).map_err(|e| e.to_string())?;
-        let mut opts = debug.machine.options();
+        let mut opts =
+            crate::load::machine_options(&debug.machine, &program).map_err(|e| e.to_string())?;
         opts.work_dir = Some(cwd.clone());
         let terminal = args.get("console").and_then(Value::as_str) == Some("integratedTerminal");
         let (program, warnings) =

@@ -128,10 +128,113 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// The machine options `args` and the program's files give: the flags, the `--keys` file
+/// read, and for MIPS a Bitmap Display the first file's header states when `--bitmap` is
+/// absent (said on stderr). MARS's address ranges among the files (`0x10008000-0x1000bffc`)
+/// are not files: see [`dump_ranges`].
+pub fn machine_options(
+    args: &crate::cli::MachineArgs,
+    program: &ProgramFiles,
+) -> Result<MachineOptions, SetupError> {
+    let mut opts = args.options();
+    if let Some(path) = &args.keys {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| SetupError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        opts.keys = asmdbg_core::display::parse_keys(&name, &text)
+            .map_err(|e| SetupError::Usage(e.to_string()))?;
+    }
+    if program.isa.accepts(asmdbg_core::Flag::Bitmap) && opts.bitmap.is_none() {
+        if let Some(first) = program.files.first() {
+            let text = String::from_utf8_lossy(&first.bytes);
+            match asmdbg_core::BitmapConfig::from_header(&text) {
+                Some(Ok(config)) => {
+                    eprintln!(
+                        "asmdbg: Bitmap Display {config}, as the header of {} states (--bitmap sets another)",
+                        first.path
+                    );
+                    opts.bitmap = Some(config);
+                }
+                Some(Err(e)) => {
+                    eprintln!(
+                        "asmdbg: the header of {} describes a Bitmap Display asmdbg cannot show ({e}); give --bitmap",
+                        first.path
+                    );
+                }
+                None => {}
+            }
+        }
+    }
+    // A game with a screen reads the keyboard: MARS's students connect both tools.
+    if program.isa.accepts(asmdbg_core::Flag::Mmio)
+        && (opts.bitmap.is_some() || !opts.keys.is_empty())
+    {
+        opts.mmio = true;
+    }
+    Ok(opts)
+}
+
+/// A MARS memory range argument: `0x10008000-0x1000bffc` (each end hexadecimal or decimal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DumpRange {
+    pub first: u32,
+    pub last: u32,
+}
+
+/// Splits MARS's address-range arguments off the program's files: `(files, ranges)`.
+pub fn dump_ranges(files: &[PathBuf]) -> (Vec<PathBuf>, Vec<DumpRange>) {
+    let mut kept = Vec::new();
+    let mut ranges = Vec::new();
+    for file in files {
+        match file.to_str().and_then(parse_range) {
+            Some(range) if !file.exists() => ranges.push(range),
+            _ => kept.push(file.clone()),
+        }
+    }
+    (kept, ranges)
+}
+
+fn parse_range(text: &str) -> Option<DumpRange> {
+    let (a, b) = text.split_once('-')?;
+    let number = |t: &str| {
+        let t = t.trim();
+        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok(),
+            None => t.parse().ok(),
+        }
+    };
+    Some(DumpRange {
+        first: number(a)?,
+        last: number(b)?,
+    })
+}
+
 /// Builds the machine for a program.
 pub fn load_machine(
     program: &ProgramFiles,
     opts: &MachineOptions,
 ) -> Result<Box<dyn Machine + Send>, SetupError> {
     crate::backends::of(program.isa).load(program, opts)
+}
+
+/// MARS's post-mortem memory display for `ranges` (mars/MarsLaunch.java): each word of each
+/// range, `Mem[0xADDRESS]` then a tab and the word in hexadecimal, one per line. Words
+/// outside memory are skipped.
+pub fn dump_text(machine: &dyn Machine, ranges: &[DumpRange]) -> String {
+    let mut text = String::new();
+    for range in ranges {
+        let mut addr = range.first & !3;
+        while addr <= range.last {
+            if let Ok(word) = machine.peek_word(addr as u64) {
+                text.push_str(&format!("Mem[0x{addr:08x}]\t0x{word:08x}\n"));
+            }
+            match addr.checked_add(4) {
+                Some(next) => addr = next,
+                None => break,
+            }
+        }
+    }
+    text
 }

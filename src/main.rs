@@ -92,16 +92,24 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let paths = program_paths(&args.machine.files, args.machine.project)?;
+    let (files, ranges) = load::dump_ranges(&args.machine.files);
+    let paths = program_paths(&files, args.machine.project)?;
     let program = load::read_program(&paths, args.machine.isa)?;
+    let opts = load::machine_options(&args.machine, &program)?;
     let read = started.elapsed();
     let (mut machine, elf) = if args.stats {
-        let (machine, elf) =
-            backends::of(program.isa).load_timing_elf(&program, &args.machine.options())?;
+        let (machine, elf) = backends::of(program.isa).load_timing_elf(&program, &opts)?;
         (machine, Some(elf))
     } else {
-        (load::load_machine(&program, &args.machine.options())?, None)
+        (load::load_machine(&program, &opts)?, None)
     };
+    if args.display_png.is_some() && machine.frame().is_none() {
+        return Err(SetupError::Usage(
+            "--display-png needs a display: --bitmap (or a header that configures one) for MIPS, --display for LC-3"
+                .to_string(),
+        )
+        .into());
+    }
     let loaded = started.elapsed();
     pokes::apply_all(
         machine.as_mut(),
@@ -160,12 +168,22 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
+    if let Some(path) = &args.display_png {
+        if let Some(frame) = machine.frame() {
+            frame
+                .write_png(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
     // Fault and limit messages, then the machine's end of run: for MIPS, MARS's `nc me` stderr
     // byte for byte. `--stats` is asmdbg's own and comes after.
     if let Some(message) = &report.message {
         eprintln!("{message}");
     }
     eprint!("{}", report.epilogue);
+    if !ranges.is_empty() {
+        eprint!("{}", load::dump_text(machine.as_ref(), &ranges));
+    }
     if args.stats {
         eprintln!("{}", run::stats_line(&report));
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
@@ -184,7 +202,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let paths = program_paths(&args.machine.files, args.machine.project)?;
     let program = load::read_program(&paths, args.machine.isa)?;
-    let opts = args.machine.options();
+    let opts = load::machine_options(&args.machine, &program)?;
     backends::of(program.isa).debug(args, &program, &opts)
 }
 

@@ -12,6 +12,7 @@ pub mod console;
 pub mod contract;
 pub mod debug_cache;
 pub mod diag;
+pub mod display;
 pub mod elf;
 pub mod event;
 pub mod flow;
@@ -33,6 +34,7 @@ pub use debug_cache::{
     straight_run_ends, BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter,
 };
 pub use diag::{Diagnostic, Diagnostics, FileId, Severity, SourceFile, SourceMap, Span};
+pub use display::{BitmapConfig, Frame, KeyFeed, KeyedMachine, ScheduledKey};
 pub use event::{AccessKind, Fault, FaultKind, RunOutcome, StopEvent, WatchKind};
 pub use flow::Flow;
 pub use host::{HostInput, InputLog, Journal};

@@ -98,6 +98,30 @@ pub trait Machine {
         self.console().close_input();
     }
 
+    /// What the machine's display shows now (MARS's Bitmap Display, PennSim's video), read
+    /// from memory without side effects; `None` for a machine without one.
+    fn frame(&self) -> Option<crate::display::Frame> {
+        None
+    }
+
+    /// The memory the display shows: its first address and how many units it spans (what a
+    /// watchpoint on a pixel covers).
+    fn display_memory(&self) -> Option<(u64, u64)> {
+        None
+    }
+
+    /// Whether keys typed by the user go to a keyboard device (MARS's MMIO keyboard, the
+    /// LC-3 keyboard of a program with a display) rather than to the console's line input.
+    fn has_keyboard_device(&self) -> bool {
+        false
+    }
+
+    /// A key pressed on the machine's keyboard device, logged like console input. Machines
+    /// whose keyboard is the console (LC-3) queue it as console input.
+    fn queue_key(&mut self, key: u8) {
+        self.queue_input(&[key]);
+    }
+
     /// Instructions completed since the machine was created or reset.
     fn instructions_executed(&self) -> u64;
 

@@ -44,6 +44,16 @@ pub struct MachineOptions {
     pub no_mul: bool,
     /// SimpleRISC: data memory size in bytes.
     pub mem_size: Option<u64>,
+    /// MIPS: a MARS Bitmap Display on this memory (`--bitmap`, or the program's header).
+    pub bitmap: Option<crate::display::BitmapConfig>,
+    /// MIPS: MARS's Keyboard and Display MMIO Simulator is connected (`--mmio`; implied by
+    /// `--keys` and by a bitmap display).
+    pub mmio: bool,
+    /// LC-3: PennSim's video display at xC000-xFDFF (`--display`).
+    pub video: bool,
+    /// LC-3 and MIPS: key presses that arrive at given instruction counts (`--keys FILE`), on
+    /// the LC-3 keyboard or MARS's MMIO keyboard.
+    pub keys: Vec<crate::display::ScheduledKey>,
     /// Directory that relative file names of the guest (MIPS file syscalls, `.include`) are
     /// resolved against; `None` = the process's working directory.
     pub work_dir: Option<PathBuf>,
@@ -66,11 +76,15 @@ pub enum Flag {
     IgnorePrivilege,
     Entry,
     Project,
+    Bitmap,
+    Mmio,
+    Video,
+    Keys,
 }
 
 impl Flag {
     /// Every flag, in the order error messages list them.
-    pub const ALL: [Flag; 13] = [
+    pub const ALL: [Flag; 17] = [
         Flag::Profile,
         Flag::Strict,
         Flag::StartAtMain,
@@ -84,6 +98,10 @@ impl Flag {
         Flag::IgnorePrivilege,
         Flag::Entry,
         Flag::Project,
+        Flag::Bitmap,
+        Flag::Mmio,
+        Flag::Video,
+        Flag::Keys,
     ];
 
     /// The flag as written on the command line.
@@ -102,6 +120,10 @@ impl Flag {
             Flag::ProgramArgs => "--args",
             Flag::NoMul => "--no-mul",
             Flag::MemSize => "--mem-size",
+            Flag::Bitmap => "--bitmap",
+            Flag::Mmio => "--mmio",
+            Flag::Video => "--display",
+            Flag::Keys => "--keys",
         }
     }
 }
@@ -123,6 +145,10 @@ impl MachineOptions {
             Flag::ProgramArgs => !self.program_args.is_empty(),
             Flag::NoMul => self.no_mul,
             Flag::MemSize => self.mem_size.is_some(),
+            Flag::Bitmap => self.bitmap.is_some(),
+            Flag::Mmio => self.mmio,
+            Flag::Video => self.video,
+            Flag::Keys => !self.keys.is_empty(),
         }
     }
 

@@ -105,6 +105,8 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
         Flag::Strict,
         Flag::IgnorePrivilege,
         Flag::Entry,
+        Flag::Video,
+        Flag::Keys,
     ],
 });
 

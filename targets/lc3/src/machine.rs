@@ -3,6 +3,7 @@
 //!
 //! Native addresses are LC-3 word addresses (x0000–xFFFF); each unit is a 16-bit word.
 
+use asmdbg_core::display::{self, Frame, KeyFeed, KeyedMachine, ScheduledKey};
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
     Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, ProgramSource,
@@ -85,12 +86,18 @@ pub struct Lc3Machine {
     program: Program,
     /// Console input is its only outside input: recorded or replayed here.
     journal: Journal,
+    /// PennSim's video display at xC000-xFDFF is shown (`--display`).
+    video: bool,
+    /// Keys pressed at given counts (`--keys`), as console input.
+    keys: KeyFeed,
 }
 
 /// The complete state of an [`Lc3Machine`] (see [`CpuState`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lc3State {
     pub cpu: CpuState,
+    /// Keys of the `--keys` schedule already pressed.
+    pub keys_pressed: usize,
 }
 
 impl Lc3Machine {
@@ -115,6 +122,8 @@ impl Lc3Machine {
             os,
             program,
             journal: Journal::off(),
+            video: false,
+            keys: KeyFeed::default(),
         };
         machine.reset();
         Ok(machine)
@@ -122,6 +131,19 @@ impl Lc3Machine {
 
     pub fn cpu(&self) -> &Cpu {
         &self.cpu
+    }
+
+    /// Shows PennSim's video display (`--display`) and presses `keys` at their counts.
+    pub fn set_devices(&mut self, video: bool, keys: &[ScheduledKey]) {
+        self.video = video;
+        self.keys = KeyFeed::new(keys);
+    }
+
+    fn run_live(&mut self, budget: u64) -> RunOutcome {
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.cpu.run(budget)
     }
 
     /// Direct access for tests and the debugger's `monitor` commands.
@@ -170,17 +192,43 @@ impl Replayable for Lc3Machine {
     }
 }
 
+impl KeyedMachine for Lc3Machine {
+    fn key_feed(&mut self) -> &mut KeyFeed {
+        &mut self.keys
+    }
+
+    fn key_count(&self) -> u64 {
+        self.cpu.instructions_executed()
+    }
+
+    /// The key is typed on the keyboard: queued as console input (KBSR's ready bit).
+    fn press_scheduled(&mut self, key: u8) {
+        self.cpu.console.push_input(&[key]);
+    }
+
+    fn run_unscheduled(&mut self, budget: u64) -> RunOutcome {
+        self.run_live(budget)
+    }
+}
+
+/// PennSim's video display: 128 × 124 pixels, one word each, row-major from xC000.
+pub const VIDEO_BASE: u32 = 0xC000;
+pub const VIDEO_WIDTH: u32 = 128;
+pub const VIDEO_HEIGHT: u32 = 124;
+
 impl Snapshot for Lc3Machine {
     type State = Lc3State;
 
     fn snapshot(&self) -> Lc3State {
         Lc3State {
             cpu: self.cpu.state(),
+            keys_pressed: self.keys.pressed,
         }
     }
 
     fn restore(&mut self, state: &Lc3State) {
         self.cpu.set_state(&state.cpu);
+        self.keys.pressed = state.keys_pressed;
     }
 
     fn snapshot_cost_bytes(&self) -> usize {
@@ -199,14 +247,58 @@ impl Machine for Lc3Machine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        if self.journal().is_replaying() {
-            return host::run_replaying(self, budget);
+        if !self.keys.is_empty() {
+            return display::run_with_keys(self, budget);
         }
-        self.cpu.run(budget)
+        self.run_live(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {
-        self.cpu.step()
+        if self.keys.is_empty() {
+            return self.cpu.step();
+        }
+        self.press_due_keys();
+        let stop = match self.cpu.step() {
+            // Waiting for a key the schedule holds for later: it comes now.
+            Some(StopEvent::NeedInput) => match self.keys.take_next() {
+                Some(key) => {
+                    self.press_scheduled(key);
+                    self.cpu.step()
+                }
+                None => Some(StopEvent::NeedInput),
+            },
+            stop => stop,
+        };
+        self.press_due_keys();
+        stop
+    }
+
+    fn frame(&self) -> Option<Frame> {
+        if !self.video {
+            return None;
+        }
+        let mem = self.cpu.mem();
+        let pixels = mem[VIDEO_BASE as usize..(VIDEO_BASE + VIDEO_WIDTH * VIDEO_HEIGHT) as usize]
+            .iter()
+            .map(|&word| display::pennsim_rgb(word))
+            .collect();
+        Some(Frame {
+            width: VIDEO_WIDTH,
+            height: VIDEO_HEIGHT,
+            unit_width: 1,
+            unit_height: 1,
+            pixels,
+        })
+    }
+
+    fn display_memory(&self) -> Option<(u64, u64)> {
+        self.video
+            .then_some((VIDEO_BASE as u64, (VIDEO_WIDTH * VIDEO_HEIGHT) as u64))
+    }
+
+    /// The LC-3 keyboard is the console; a program with a display reads it key by key.
+    fn has_keyboard_device(&self) -> bool {
+        self.video
     }
 
     fn pc(&self) -> u64 {
@@ -289,6 +381,7 @@ impl Machine for Lc3Machine {
             }
         }
         self.cpu.console.reset();
+        self.keys.pressed = 0;
         let entry = self.entry();
         let user_space = (0x3000..0xFE00).contains(&entry);
         if self.profile.supervisor_outside_user_space && !user_space {
@@ -476,5 +569,7 @@ pub fn load_machine_files(
         }
         semantics.access_control = false;
     }
-    Lc3Machine::with_semantics(program, profile, semantics)
+    let mut machine = Lc3Machine::with_semantics(program, profile, semantics)?;
+    machine.set_devices(opts.video, &opts.keys);
+    Ok(machine)
 }

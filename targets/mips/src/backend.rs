@@ -27,6 +27,9 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
         Flag::DialogsToStderr,
         Flag::ProgramArgs,
         Flag::Project,
+        Flag::Bitmap,
+        Flag::Mmio,
+        Flag::Keys,
     ],
 });
 

@@ -5,6 +5,7 @@
 //! badvaddr, cause, pc, f0-f31, fcsr, fir), with MARS's EPC appended, so the stub can serialise
 //! them in order.
 
+use asmdbg_core::display::Frame;
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
     BreakpointSet, Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError,
@@ -397,6 +398,31 @@ impl Machine for MipsMachine {
 
     fn isa(&self) -> Isa {
         crate::ISA
+    }
+
+    /// MARS's Bitmap Display: one word per unit from its base, `0x00RRGGBB` (the top byte is
+    /// not shown); words outside memory show black.
+    fn frame(&self) -> Option<Frame> {
+        let config = self.opts.bitmap?;
+        let (width, height) = config.units();
+        let pixels = (0..width * height)
+            .map(|i| {
+                let addr = config.base.wrapping_add(4 * i);
+                self.cpu.mem.read_u32(addr).unwrap_or(0) & 0x00ff_ffff
+            })
+            .collect();
+        Some(Frame {
+            width,
+            height,
+            unit_width: config.unit_width,
+            unit_height: config.unit_height,
+            pixels,
+        })
+    }
+
+    fn display_memory(&self) -> Option<(u64, u64)> {
+        let config = self.opts.bitmap?;
+        Some((config.base as u64, config.bytes() as u64))
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
