@@ -183,27 +183,37 @@ pub struct DumpRange {
     pub last: u32,
 }
 
-/// Splits MARS's address-range arguments off the program's files: `(files, ranges)`.
-pub fn dump_ranges(files: &[PathBuf]) -> (Vec<PathBuf>, Vec<DumpRange>) {
+/// Splits MARS's address-range arguments off the program's files: `(files, ranges)`. An
+/// argument that names an existing file is a file, as MARS checks files first. A range MARS
+/// refuses (an end not word aligned, or the first after the last as signed numbers) is an
+/// error with MARS's wording, before anything runs.
+pub fn dump_ranges(files: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<DumpRange>), SetupError> {
     let mut kept = Vec::new();
     let mut ranges = Vec::new();
     for file in files {
-        match file.to_str().and_then(parse_range) {
-            Some(range) if !file.exists() => ranges.push(range),
+        let text = file.to_str().unwrap_or("");
+        match parse_range(text) {
+            Some(range) if !file.exists() => {
+                let aligned = range.first % 4 == 0 && range.last % 4 == 0;
+                if !aligned || (range.first as i32) > (range.last as i32) {
+                    return Err(SetupError::Usage(format!(
+                        "Invalid/unaligned address or invalid range: {text}"
+                    )));
+                }
+                ranges.push(range);
+            }
             _ => kept.push(file.clone()),
         }
     }
-    (kept, ranges)
+    Ok((kept, ranges))
 }
 
+/// `m-n`, each end hexadecimal (`0x`) or decimal, split at the first `-`.
 fn parse_range(text: &str) -> Option<DumpRange> {
     let (a, b) = text.split_once('-')?;
-    let number = |t: &str| {
-        let t = t.trim();
-        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok(),
-            None => t.parse().ok(),
-        }
+    let number = |t: &str| match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => t.parse::<i64>().ok().and_then(|n| u32::try_from(n).ok()),
     };
     Some(DumpRange {
         first: number(a)?,
@@ -219,22 +229,33 @@ pub fn load_machine(
     crate::backends::of(program.isa).load(program, opts)
 }
 
-/// MARS's post-mortem memory display for `ranges` (mars/MarsLaunch.java): each word of each
-/// range, `Mem[0xADDRESS]` then a tab and the word in hexadecimal, one per line. Words
-/// outside memory are skipped.
+/// MARS's post-mortem memory display for `ranges` (mars/MarsLaunch.java,
+/// displayMemoryPostMortem): four words a line, each line `Mem[0xADDRESS]` and a tab, each word
+/// in hexadecimal followed by a tab, an end of line after each range; a word that cannot be
+/// read shows `Invalid address: ` and its address as a signed decimal.
 pub fn dump_text(machine: &dyn Machine, ranges: &[DumpRange]) -> String {
     let mut text = String::new();
     for range in ranges {
-        let mut addr = range.first & !3;
-        while addr <= range.last {
-            if let Ok(word) = machine.peek_word(addr as u64) {
-                text.push_str(&format!("Mem[0x{addr:08x}]\t0x{word:08x}\n"));
+        let mut addr = range.first;
+        let mut index = 0u32;
+        loop {
+            if index % 4 == 0 {
+                if index > 0 {
+                    text.push('\n');
+                }
+                text.push_str(&format!("Mem[0x{addr:08x}]\t"));
             }
+            match machine.peek_word(addr as u64) {
+                Ok(word) => text.push_str(&format!("0x{word:08x}\t")),
+                Err(_) => text.push_str(&format!("Invalid address: {}\t", addr as i32)),
+            }
+            index += 1;
             match addr.checked_add(4) {
-                Some(next) => addr = next,
-                None => break,
+                Some(next) if next <= range.last => addr = next,
+                _ => break,
             }
         }
+        text.push('\n');
     }
     text
 }

@@ -92,7 +92,7 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
-    let (files, ranges) = load::dump_ranges(&args.machine.files);
+    let (files, ranges) = load::dump_ranges(&args.machine.files)?;
     let paths = program_paths(&files, args.machine.project)?;
     let program = load::read_program(&paths, args.machine.isa)?;
     let opts = load::machine_options(&args.machine, &program)?;

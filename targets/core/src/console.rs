@@ -15,6 +15,9 @@ pub struct Console {
     /// The last line read ended at a `\r` that was the last byte queued: a `\n` arriving next
     /// is that line's `\r\n`, not an empty line (Java's `BufferedReader` does the same).
     skip_lf: bool,
+    /// Keys pressed on a keyboard device that is not the console (MARS's MMIO keyboard), not
+    /// yet taken by the device.
+    keys: VecDeque<u8>,
 }
 
 impl Console {
@@ -28,6 +31,16 @@ impl Console {
         if !bytes.is_empty() {
             self.waiting = false;
         }
+    }
+
+    /// A key pressed on the machine's keyboard device (see [`Console::take_key`]).
+    pub fn push_key(&mut self, key: u8) {
+        self.keys.push_back(key);
+    }
+
+    /// The next key pressed on the keyboard device, for the device to take.
+    pub fn take_key(&mut self) -> Option<u8> {
+        self.keys.pop_front()
     }
 
     /// Marks the end of input: a later `NeedInput` with an empty queue can never be satisfied.

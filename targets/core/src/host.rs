@@ -29,6 +29,8 @@ pub enum HostInput {
     Console { bytes: Vec<u8>, guest_waiting: bool },
     /// The end of console input.
     ConsoleClosed { guest_waiting: bool },
+    /// A key pressed on a keyboard device other than the console (MARS's MMIO keyboard).
+    Key(u8),
     /// A wall-clock read, milliseconds since the Unix epoch (MARS syscall 30, the base of the
     /// virtual clock).
     Clock(i64),
@@ -49,7 +51,7 @@ impl HostInput {
     pub fn is_console(&self) -> bool {
         matches!(
             self,
-            HostInput::Console { .. } | HostInput::ConsoleClosed { .. }
+            HostInput::Console { .. } | HostInput::ConsoleClosed { .. } | HostInput::Key(_)
         )
     }
 }
@@ -340,10 +342,24 @@ pub fn queue_console<M: Replayable + ?Sized>(machine: &mut M, bytes: Option<&[u8
 
 fn apply_console(console: &mut Console, input: &HostInput) {
     match input {
+        HostInput::Key(key) => console.push_key(*key),
         HostInput::Console { bytes, .. } => console.push_input(bytes),
         HostInput::ConsoleClosed { .. } => console.close_input(),
         _ => {}
     }
+}
+
+/// A key pressed on the machine's keyboard device from outside, through the journal like
+/// console input (recorded with its count; it ends a replay). The device takes it from the
+/// console's key queue when the machine next runs.
+pub fn queue_key<M: Replayable + ?Sized>(machine: &mut M, key: u8) {
+    let count = machine.instruction_count();
+    while let Some(recorded) = machine.journal_mut().take_console(count) {
+        apply_console(machine.console_mut(), &recorded);
+    }
+    let input = HostInput::Key(key);
+    apply_console(machine.console_mut(), &input);
+    machine.journal_mut().outside_console(count, input);
 }
 
 /// `Machine::run` of a wrapper while its journal replays: the run is cut at the count of each

@@ -7,6 +7,7 @@ pub mod asm;
 pub mod backend;
 pub mod cpu;
 pub mod decode;
+pub mod devices;
 pub mod elf;
 pub mod gdb;
 pub mod host;

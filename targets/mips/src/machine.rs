@@ -5,7 +5,7 @@
 //! badvaddr, cause, pc, f0-f31, fcsr, fir), with MARS's EPC appended, so the stub can serialise
 //! them in order.
 
-use asmdbg_core::display::Frame;
+use asmdbg_core::display::{self, Frame, KeyFeed, KeyedMachine};
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
     BreakpointSet, Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError,
@@ -15,6 +15,7 @@ use asmdbg_core::{
 use crate::asm::{assemble_files, AsmOptions};
 use crate::cpu::{Cpu, CpuState};
 use crate::decode::{format_instruction, GPR_NAMES};
+use crate::devices;
 use crate::host::Host;
 use crate::memory::{
     in_ktext, in_text, Memory, Region, KTEXT_BASE, STACK_BASE, STACK_POINTER, TEXT_BASE,
@@ -94,6 +95,8 @@ pub struct MipsMachine {
     host: Host,
     program: Program,
     opts: MachineOptions,
+    /// Keys pressed at given counts (`--keys`), on the MMIO keyboard.
+    sys_keys: KeyFeed,
 }
 
 /// The complete state of a [`MipsMachine`]: registers, memory, code (as patched), console
@@ -103,6 +106,8 @@ pub struct MipsMachine {
 pub struct MipsState {
     pub cpu: CpuState,
     pub sys: SyscallState,
+    /// Keys of the `--keys` schedule already pressed.
+    pub keys_pressed: usize,
 }
 
 impl MipsMachine {
@@ -123,6 +128,7 @@ impl MipsMachine {
             host,
             program,
             opts: opts.clone(),
+            sys_keys: KeyFeed::new(&opts.keys),
         })
     }
 
@@ -146,12 +152,16 @@ impl MipsMachine {
 
     /// Performs the `syscall` the cpu stopped at and finishes its instruction.
     fn syscall(&mut self) -> (bool, Option<StopEvent>) {
+        // A syscall's own reads and writes (a string at the device's words) are not the
+        // device's business: MARS's tool watches the cpu's loads and stores.
+        self.cpu.mmio.pass = true;
         let result = Syscall {
             cpu: &mut self.cpu,
             sys: &mut self.sys,
             host: &mut self.host,
         }
         .perform();
+        self.cpu.mmio.pass = false;
         self.cpu.finish_syscall(result)
     }
 
@@ -167,6 +177,15 @@ impl MipsMachine {
             }
             stop => stop,
         }
+    }
+}
+
+impl MipsMachine {
+    fn run_live(&mut self, budget: u64) -> RunOutcome {
+        if self.journal().is_replaying() {
+            return host::run_replaying(self, budget);
+        }
+        self.run_inner(budget)
     }
 }
 
@@ -187,8 +206,9 @@ impl Replayable for MipsMachine {
         self.cpu.instructions
     }
 
-    /// Runs the cpu, performing its syscalls, until the budget is used, a stop, the start of
-    /// a real-time sleep, or [`OUTPUT_PER_RUN`] bytes of output waiting to be taken.
+    /// Runs the cpu, performing its syscalls and the MMIO device's work, until the budget is
+    /// used, a stop, the start of a real-time sleep, or [`OUTPUT_PER_RUN`] bytes of output
+    /// waiting to be taken.
     fn run_inner(&mut self, budget: u64) -> RunOutcome {
         if self.host.asleep() {
             return RunOutcome {
@@ -198,15 +218,43 @@ impl Replayable for MipsMachine {
         }
         let mut executed = 0;
         loop {
-            let outcome = self.cpu.run(budget - executed);
+            let mut slice = budget - executed;
+            if self.cpu.mmio.connected {
+                let (counted, stop) = self.device_work(slice > 0);
+                executed += counted as u64;
+                if stop.is_some() || executed >= budget {
+                    return RunOutcome {
+                        executed,
+                        stop: self.report(stop),
+                    };
+                }
+                slice = budget - executed;
+                if let Some(at) = self.cpu.mmio.next_event() {
+                    slice = slice.min(at.saturating_sub(self.cpu.instructions).max(1));
+                }
+            }
+            let outcome = self.cpu.run(slice);
             executed += outcome.executed;
-            if outcome.stop.is_some() || !self.cpu.take_syscall() {
+            if outcome.stop.is_some() {
                 return RunOutcome {
                     executed,
                     stop: self.report(outcome.stop),
                 };
             }
-            let (counted, stop) = self.syscall();
+            let (counted, stop) = if !self.cpu.take_syscall() {
+                // The slice ended where the device acts, or the budget is used.
+                if executed < budget && self.cpu.mmio.connected && outcome.executed > 0 {
+                    continue;
+                }
+                return RunOutcome {
+                    executed,
+                    stop: None,
+                };
+            } else if let Some(write) = self.cpu.take_device_access() {
+                self.device_access(write)
+            } else {
+                self.syscall()
+            };
             executed += counted as u64;
             if stop.is_some()
                 || executed >= budget
@@ -222,6 +270,67 @@ impl Replayable for MipsMachine {
     }
 }
 
+impl MipsMachine {
+    /// What the Keyboard and Display MMIO Simulator does at the current count before the next
+    /// instruction: keys pressed since, the transmitter's ready bit, and a pending interrupt
+    /// (taken only when `may_execute`: it counts as the instruction it interrupts).
+    fn device_work(&mut self, may_execute: bool) -> (bool, Option<StopEvent>) {
+        while let Some(key) = self.cpu.console.take_key() {
+            devices::press_key(&mut self.cpu, key);
+        }
+        while self
+            .cpu
+            .mmio
+            .transmit_until
+            .is_some_and(|at| at <= self.cpu.instructions)
+        {
+            devices::finish_transmit(&mut self.cpu);
+        }
+        if !may_execute {
+            return (false, None);
+        }
+        match self.cpu.mmio.pending_interrupt.take() {
+            Some(code) => self.cpu.interrupt(code),
+            None => (false, None),
+        }
+    }
+
+    /// Executes again the instruction that stopped at a watched device access, then lets the
+    /// device react.
+    fn device_access(&mut self, write: bool) -> (bool, Option<StopEvent>) {
+        let (counted, stop) = self.cpu.step_device_access();
+        if counted {
+            let count = self.cpu.instructions;
+            devices::after_access(&mut self.cpu, !write, count);
+        }
+        (counted, stop)
+    }
+
+    /// A key pressed on the MMIO keyboard (see [`Machine::queue_key`]).
+    fn connected_keyboard(&self) -> bool {
+        self.cpu.mmio.connected
+    }
+}
+
+impl KeyedMachine for MipsMachine {
+    fn key_feed(&mut self) -> &mut KeyFeed {
+        &mut self.sys_keys
+    }
+
+    fn key_count(&self) -> u64 {
+        self.cpu.instructions
+    }
+
+    /// The key goes to the MMIO keyboard when the machine next runs.
+    fn press_scheduled(&mut self, key: u8) {
+        self.cpu.console.push_key(key);
+    }
+
+    fn run_unscheduled(&mut self, budget: u64) -> RunOutcome {
+        self.run_live(budget)
+    }
+}
+
 impl Snapshot for MipsMachine {
     type State = MipsState;
 
@@ -229,12 +338,14 @@ impl Snapshot for MipsMachine {
         MipsState {
             cpu: self.cpu.state(),
             sys: self.sys.clone(),
+            keys_pressed: self.sys_keys.pressed,
         }
     }
 
     fn restore(&mut self, state: &MipsState) {
         self.cpu.set_state(&state.cpu);
         self.sys.clone_from(&state.sys);
+        self.sys_keys.pressed = state.keys_pressed;
         self.host.forget_handles();
     }
 
@@ -297,6 +408,9 @@ fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError>
         }
     }
     store_program_args(&mut cpu, &opts.program_args)?;
+    if opts.mmio {
+        devices::connect(&mut cpu);
+    }
     let text_bytes = (cpu.text_len_bytes() as u64).max(4).next_multiple_of(256);
     cpu.breakpoints = BreakpointSet::new(TEXT_BASE as u64, text_bytes, 2);
     cpu.watchpoints = WatchpointSet::new(1 << 32, 12);
@@ -426,19 +540,43 @@ impl Machine for MipsMachine {
     }
 
     fn run(&mut self, budget: u64) -> RunOutcome {
-        if self.journal().is_replaying() {
-            return host::run_replaying(self, budget);
+        if !self.sys_keys.is_empty() {
+            return display::run_with_keys(self, budget);
         }
-        self.run_inner(budget)
+        self.run_live(budget)
     }
 
     fn step(&mut self) -> Option<StopEvent> {
+        if !self.sys_keys.is_empty() {
+            self.press_due_keys();
+        }
+        if self.cpu.mmio.connected {
+            let (counted, stop) = self.device_work(true);
+            if counted || stop.is_some() {
+                return self.report(stop);
+            }
+        }
         let stop = self.cpu.step();
         if stop.is_none() && self.cpu.take_syscall() {
-            let (_, stop) = self.syscall();
+            let (_, stop) = match self.cpu.take_device_access() {
+                Some(write) => self.device_access(write),
+                None => self.syscall(),
+            };
             return self.report(stop);
         }
         self.report(stop)
+    }
+
+    fn has_keyboard_device(&self) -> bool {
+        self.connected_keyboard()
+    }
+
+    fn queue_key(&mut self, key: u8) {
+        if self.connected_keyboard() {
+            host::queue_key(self, key);
+        } else {
+            self.queue_input(&[key]);
+        }
     }
 
     fn pc(&self) -> u64 {
@@ -587,6 +725,7 @@ impl Machine for MipsMachine {
                 std::mem::replace(&mut self.cpu.watchpoints, WatchpointSet::new(1 << 32, 12));
             self.cpu = cpu;
             self.sys = syscall_state(&self.opts);
+            self.sys_keys.pressed = 0;
             self.host.forget_handles();
             // A new run: counts start again at 0, so a log goes on as a new one.
             if self.host.journal.is_recording() || self.host.journal.is_replaying() {

@@ -4,7 +4,8 @@
 
 use asmdbg_core::AccessKind;
 
-use crate::memory::{Memory, Region};
+use crate::devices::{RECEIVER_DATA, TRANSMITTER_DATA};
+use crate::memory::{Memory, Region, MMIO_BASE};
 
 use super::{exc, Cpu, Trap};
 
@@ -41,6 +42,23 @@ impl Cpu {
             }),
             _ => Ok(()),
         }
+    }
+
+    /// Whether an access at `addr` is one the Keyboard and Display MMIO Simulator watches
+    /// (MARS notifies it of reads at exactly the receiver data word and writes at exactly the
+    /// transmitter data word) and has to be executed again with the device watching.
+    #[cold]
+    #[inline(never)]
+    fn device_access(&self, addr: u32, write: bool) -> Result<(), Trap> {
+        let watched = if write {
+            TRANSMITTER_DATA
+        } else {
+            RECEIVER_DATA
+        };
+        if addr == watched && self.mmio.connected && !self.mmio.pass {
+            return Err(Trap::Device { write });
+        }
+        Ok(())
     }
 
     #[cold]
@@ -87,6 +105,9 @@ impl Cpu {
             ));
         }
         self.watch(addr, 4, AccessKind::Read)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, false)?;
+        }
         self.mem
             .read_u32(addr)
             .ok_or_else(|| Self::load_fault(addr))
@@ -102,6 +123,9 @@ impl Cpu {
             ));
         }
         self.watch(addr, 2, AccessKind::Read)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, false)?;
+        }
         self.mem
             .read_u16(addr)
             .ok_or_else(|| Self::load_fault(addr))
@@ -110,6 +134,9 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn load_u8(&self, addr: u32) -> Result<u8, Trap> {
         self.watch(addr, 1, AccessKind::Read)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, false)?;
+        }
         self.mem.read_u8(addr).ok_or_else(|| Self::load_fault(addr))
     }
 
@@ -123,6 +150,9 @@ impl Cpu {
             ));
         }
         self.watch(addr, 4, AccessKind::Write)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, true)?;
+        }
         if self.mem.write_u32(addr, value) {
             Ok(())
         } else {
@@ -140,6 +170,9 @@ impl Cpu {
             ));
         }
         self.watch(addr, 2, AccessKind::Write)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, true)?;
+        }
         if self.mem.write_u16(addr, value) {
             Ok(())
         } else {
@@ -150,6 +183,9 @@ impl Cpu {
     #[inline(always)]
     pub(crate) fn store_u8(&mut self, addr: u32, value: u8) -> Result<(), Trap> {
         self.watch(addr, 1, AccessKind::Write)?;
+        if addr >= MMIO_BASE {
+            self.device_access(addr, true)?;
+        }
         if self.mem.write_u8(addr, value) {
             Ok(())
         } else {

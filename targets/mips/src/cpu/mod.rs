@@ -100,6 +100,8 @@ pub struct Cpu {
     /// Where the straight-line runs of user text end, and their ops (the run loop without
     /// delay slots).
     runs: runs::Runs,
+    /// MARS's Keyboard and Display MMIO Simulator ([`crate::devices`]).
+    pub mmio: crate::devices::Mmio,
 }
 
 impl Cpu {
@@ -138,6 +140,7 @@ impl Cpu {
             instructions: 0,
             syscall_pending: false,
             runs: runs::Runs::default(),
+            mmio: crate::devices::Mmio::default(),
         }
     }
 
@@ -234,9 +237,37 @@ impl Cpu {
     }
 
     /// Whether the last `run` or `step` stopped at a `syscall` for the machine to perform
-    /// (the PC is on it); clears the flag.
+    /// (the PC is on it), or at an access of the MMIO device ([`Cpu::take_device_access`]);
+    /// clears the flag.
     pub(crate) fn take_syscall(&mut self) -> bool {
         std::mem::take(&mut self.syscall_pending)
+    }
+
+    /// Whether the stop [`Cpu::take_syscall`] reported was a device access ([`Trap::Device`]):
+    /// `Some(true)` a store, `Some(false)` a load; clears it.
+    pub(crate) fn take_device_access(&mut self) -> Option<bool> {
+        self.mmio.trapped.take()
+    }
+
+    /// Executes the instruction at the PC that stopped at a device access, letting the access
+    /// through; the result as [`Cpu::finish_syscall`]'s.
+    pub(crate) fn step_device_access(&mut self) -> (bool, Option<StopEvent>) {
+        self.mmio.pass = true;
+        let outcome = self.step_inner();
+        self.mmio.pass = false;
+        self.instructions += outcome.0 as u64;
+        outcome
+    }
+
+    /// MARS's external interrupt (`code` 0x40 keyboard, 0x80 display) taken at the
+    /// instruction at the PC, before it executes: Cause, EPC and Status as for an exception,
+    /// then the handler at 0x80000180, or MARS's runtime error when none is loaded. The result
+    /// as [`Cpu::finish_syscall`]'s.
+    pub(crate) fn interrupt(&mut self, code: u32) -> (bool, Option<StopEvent>) {
+        let pc = self.pc;
+        let outcome = self.handle_trap(pc, Trap::exception(code, "External Interrupt"));
+        self.instructions += outcome.0 as u64;
+        outcome
     }
 
     /// Completes the `syscall` at the PC with the machine's result: the next PC (after a delay

@@ -33,6 +33,7 @@ pub struct CpuState {
     delay: Delay,
     delay_target: u32,
     pub instructions: u64,
+    pub mmio: crate::devices::Mmio,
 }
 
 impl CpuState {
@@ -67,6 +68,7 @@ impl Cpu {
             delay: self.delay,
             delay_target: self.delay_target,
             instructions: self.instructions,
+            mmio: self.mmio.clone(),
         }
     }
 
@@ -93,6 +95,7 @@ impl Cpu {
         self.delay = state.delay;
         self.delay_target = state.delay_target;
         self.instructions = state.instructions;
+        self.mmio.clone_from(&state.mmio);
         // A pending watch resume belonged to the interrupted run.
         self.debug.watch.end_resume();
         self.syscall_pending = false;

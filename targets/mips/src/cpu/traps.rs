@@ -31,6 +31,12 @@ pub(crate) enum Trap {
     /// A `syscall`: the run leaves the loop and the machine performs it
     /// ([`crate::syscalls`]), then [`Cpu::finish_syscall`] completes the instruction.
     Syscall,
+    /// A load from the MMIO keyboard's data word or a store to the display's with the
+    /// Keyboard and Display MMIO Simulator connected: the run leaves the loop and the machine
+    /// executes the instruction again with the device watching ([`crate::devices`]).
+    Device {
+        write: bool,
+    },
 }
 
 /// A MARS runtime exception (`ProcessingException`).
@@ -123,6 +129,12 @@ impl Cpu {
             Trap::Syscall => {
                 self.pc = pc;
                 self.syscall_pending = true;
+                (false, None)
+            }
+            Trap::Device { write } => {
+                self.pc = pc;
+                self.syscall_pending = true;
+                self.mmio.trapped = Some(write);
                 (false, None)
             }
             Trap::Exception(exception) => {
