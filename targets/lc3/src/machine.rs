@@ -285,8 +285,9 @@ impl Machine for Lc3Machine {
         Some(Frame {
             width: VIDEO_WIDTH,
             height: VIDEO_HEIGHT,
-            unit_width: 1,
-            unit_height: 1,
+            // PennSim draws each pixel as a 2 × 2 block (a 256 × 248 image).
+            unit_width: 2,
+            unit_height: 2,
             pixels,
         })
     }
