@@ -36,7 +36,11 @@ asmdbg monitor commands:
   monitor when                 the current instruction count (time travel)
   monitor history              the recorded span, its checkpoints and their memory
   monitor goto N               move to instruction N of the recorded run
-                               (then `maint flush register-cache`)";
+                               (then `maint flush register-cache`)
+  monitor display              the display: its size and the memory it shows
+  monitor display png FILE     write the display's current frame to FILE as a PNG
+  monitor key K...             press keys on the keyboard device (a character, or
+                               0xNN: space 0x20, Enter 0x0a), logged like typed input";
 
 /// Runs one monitor command and returns its text (without a trailing newline).
 pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
@@ -75,8 +79,69 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "when" => format!("instruction {}", dbg.machine.instructions_executed()),
         "history" => history(dbg),
         "goto" => goto(dbg, &args),
+        "display" => display(dbg, &args),
+        "key" | "keys" => keys(dbg, &args),
         other => format!("unknown monitor command '{other}'\n{HELP}"),
     }
+}
+
+fn display<G: GdbMachine>(dbg: &Debuggee<G>, args: &[&str]) -> String {
+    let Some(frame) = dbg.machine.frame() else {
+        return "this machine has no display (MIPS: --bitmap, or a header that configures one; LC-3: --display)".to_string();
+    };
+    match args {
+        [] => {
+            let isa = dbg.machine.isa();
+            let memory = dbg
+                .machine
+                .display_memory()
+                .map(|(base, units)| {
+                    format!(
+                        "; memory {} to {}",
+                        isa.format_addr(base),
+                        isa.format_addr(base + units - 1)
+                    )
+                })
+                .unwrap_or_default();
+            format!(
+                "display: {} x {} units of {} x {} pixels{memory}",
+                frame.width, frame.height, frame.unit_width, frame.unit_height
+            )
+        }
+        ["png", path] => match frame.write_png(std::path::Path::new(path)) {
+            Ok(()) => format!(
+                "wrote the frame at instruction {} to {path}",
+                dbg.machine.instructions_executed()
+            ),
+            Err(e) => format!("cannot write {path}: {e}"),
+        },
+        _ => "usage: monitor display [png FILE]".to_string(),
+    }
+}
+
+fn keys<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
+    if args.is_empty() {
+        return "usage: monitor key K... (a character, or 0xNN)".to_string();
+    }
+    let mut pressed = Vec::new();
+    for word in args {
+        let line = format!("0 {word}");
+        match crate::display::parse_keys("monitor key", &line) {
+            Ok(keys) => pressed.extend(keys.iter().map(|k| k.key)),
+            Err(e) => return e.message,
+        }
+    }
+    // A key pressed in the past changes what happens from there: the recorded future ends.
+    dbg.state_written();
+    for &key in &pressed {
+        dbg.machine.queue_key(key);
+    }
+    let device = if dbg.machine.has_keyboard_device() {
+        "the keyboard"
+    } else {
+        "the console"
+    };
+    format!("{} key(s) pressed on {device}", pressed.len())
 }
 
 fn history<G: GdbMachine>(dbg: &Debuggee<G>) -> String {
