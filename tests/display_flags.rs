@@ -190,6 +190,39 @@ fn mars_memory_ranges_print_after_the_run_as_mars_does() {
     ), "{}", text(&out.stderr));
 }
 
+/// What MARS 4.5 prints for this program, this step limit and range (`java -jar Mars.jar nc
+/// me 40 loop.asm 0x10008000-0x1000801c`, run here on MARS 4.5's classes, byte for byte).
+#[test]
+fn a_step_limited_dump_is_marss_byte_for_byte() {
+    let src = "\
+.text
+main:   li $t0, 0
+loop:   addiu $t0, $t0, 1
+        sll $t1, $t0, 2
+        addu $t1, $t1, $gp
+        sw $t0, 0($t1)
+        j loop
+";
+    let dir = Scratch::with_files(&[("loop.asm", src)]);
+    let out = asmdbg_in(
+        dir.path(),
+        &[
+            "run",
+            "--max-steps",
+            "40",
+            "loop.asm",
+            "0x10008000-0x1000801c",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(
+        text(&out.stderr),
+        "\nProgram terminated when maximum step limit 40 reached.\n\n\
+         Mem[0x10008000]\t0x00000000\t0x00000001\t0x00000002\t0x00000003\t\n\
+         Mem[0x10008010]\t0x00000004\t0x00000005\t0x00000006\t0x00000007\t\n"
+    );
+}
+
 #[test]
 fn lc3_keys_arrive_at_their_counts_and_pennsim_colours_show() {
     // Waits for a key with GETC, stores it (as a colour) at xC000 and the next key at xC001.
