@@ -14,10 +14,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let [isa, proto, rest @ ..] = data else {
         return;
     };
-    let isa = match isa % 3 {
+    let isa = match isa % 4 {
         0 => model::Isa::Lc3,
         1 => model::Isa::Mips,
-        _ => model::Isa::SimpleRisc,
+        2 => model::Isa::SimpleRisc,
+        _ => model::Isa::MipsDevices,
     };
     let proto = if proto % 2 == 0 {
         model::Proto::Rsp

@@ -62,6 +62,16 @@ fn mips_over_dap() {
 }
 
 #[test]
+fn mips_devices_over_rsp() {
+    cases(Isa::MipsDevices, Proto::Rsp);
+}
+
+#[test]
+fn mips_devices_over_dap() {
+    cases(Isa::MipsDevices, Proto::Dap);
+}
+
+#[test]
 fn simplerisc_over_rsp() {
     cases(Isa::SimpleRisc, Proto::Rsp);
 }

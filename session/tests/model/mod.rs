@@ -56,6 +56,9 @@ pub enum Isa {
     Lc3,
     Mips,
     SimpleRisc,
+    /// MIPS with MARS's Keyboard and Display MMIO Simulator: keys on a schedule, taken by an
+    /// interrupt handler, characters out through the transmitter.
+    MipsDevices,
 }
 
 /// The protocols.
@@ -255,11 +258,81 @@ done:
     lines: false,
 };
 
+/// The device program: main turns on keyboard interrupts and, for each key the handler
+/// counted, calls `keep` and sends a character through the transmitter (polling its ready
+/// bit); the handler reads the key (clearing the receiver's ready bit) into `last` and counts
+/// it. Keys come on a schedule (the machine's options), so the oracle's fresh machine gets
+/// them at the same counts.
+pub const MIPS_DEVICES: Program = Program {
+    isa: Isa::MipsDevices,
+    file: "devices.asm",
+    source: "        .data
+last:   .word 0
+count:  .word 0
+        .text
+main:   lui $s1, 0xffff
+        li $t0, 2
+        sw $t0, 0($s1)
+        li $s0, 0
+wait:   lw $t0, count
+        ble $t0, $s0, wait
+        lw $a0, last
+        jal keep
+        addi $s0, $s0, 1
+send:   lw $t0, 8($s1)
+        andi $t0, $t0, 1
+        beqz $t0, send
+        addi $t1, $s0, 96
+        sw $t1, 12($s1)
+        blt $s0, 3, wait
+        li $v0, 10
+        syscall
+keep:   addi $sp, $sp, -4
+        sw $ra, 0($sp)
+        addi $t1, $a0, 1
+        sw $t1, last
+        lw $ra, 0($sp)
+        addi $sp, $sp, 4
+        jr $ra
+        .ktext 0x80000180
+        lui $k0, 0xffff
+        lw $k1, 4($k0)
+        sw $k1, last
+        lw $k1, count
+        addi $k1, $k1, 1
+        sw $k1, count
+        eret
+",
+    data: &["last", "count"],
+    code: &[("main", 27)],
+    // The data words, the stack's top and the device's four words.
+    regions: &[
+        (0x1001_0000, 0x1001_0008),
+        (0x7fff_eff0, 0x7fff_f000),
+        (0xffff_0000, 0xffff_0010),
+    ],
+    keys: false,
+    lines: false,
+};
+
+/// The keys of [`MIPS_DEVICES`]: a key every few hundred instructions.
+fn device_options() -> MachineOptions {
+    MachineOptions {
+        mmio: true,
+        keys: [(40, b'a'), (300, b'b'), (700, b'c'), (1500, b'd')]
+            .iter()
+            .map(|&(at, key)| asmdbg_core::ScheduledKey { at, key })
+            .collect(),
+        ..MachineOptions::default()
+    }
+}
+
 pub fn program(isa: Isa) -> &'static Program {
     match isa {
         Isa::Lc3 => &LC3,
         Isa::Mips => &MIPS,
         Isa::SimpleRisc => &SIMPLERISC,
+        Isa::MipsDevices => &MIPS_DEVICES,
     }
 }
 
@@ -278,6 +351,12 @@ pub fn run_case(isa: Isa, proto: Proto, cmds: &[Cmd]) -> Result<(), String> {
         Isa::SimpleRisc => play(p, proto, cmds, &asmdbg_simplerisc::BACKEND, move || {
             asmdbg_simplerisc::load_machine(p.file, p.source, &opts)
         }),
+        Isa::MipsDevices => {
+            let opts = device_options();
+            play(p, proto, cmds, &asmdbg_mips::BACKEND, move || {
+                asmdbg_mips::load_machine(p.file, p.source, &opts)
+            })
+        }
     }
 }
 
@@ -504,7 +583,11 @@ impl<G: GdbMachine> Case<G> {
                 self.at_fault = false;
                 if let Some(rsp) = &mut self.rsp {
                     // gdb's `jump`/`set $pc`: the PC register written with `P`.
-                    let pc = if self.p.isa == Isa::Mips { 37 } else { 15 };
+                    let pc = if matches!(self.p.isa, Isa::Mips | Isa::MipsDevices) {
+                        37
+                    } else {
+                        15
+                    };
                     let value = hex(&(addr as u32).to_le_bytes());
                     rsp.expect_ok(&format!("P{pc:x}={value}"))?;
                     quiet = true;
