@@ -152,6 +152,11 @@ pub struct MachineArgs {
     /// or 0xNN) arrives on the keyboard once COUNT instructions have run.
     #[arg(long, value_name = "FILE")]
     pub keys: Option<PathBuf>,
+    /// MIPS file syscalls (MARS 13-16) may only open files in DIR: absolute names, `..` and
+    /// links that lead out fail as a missing file does (a sandbox for programs you did not
+    /// write).
+    #[arg(long, value_name = "DIR")]
+    pub files: Option<PathBuf>,
     /// Write words before the program starts: ADDR=V1,V2,... (ADDR a number or a label).
     #[arg(long, value_name = "ADDR=V,..")]
     pub poke: Vec<String>,
@@ -185,6 +190,7 @@ impl MachineArgs {
             mmio: self.mmio,
             video: self.display,
             keys: Vec::new(),
+            files_dir: self.files.clone(),
             work_dir: None,
         }
     }

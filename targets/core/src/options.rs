@@ -54,6 +54,10 @@ pub struct MachineOptions {
     /// LC-3 and MIPS: key presses that arrive at given instruction counts (`--keys FILE`), on
     /// the LC-3 keyboard or MARS's MMIO keyboard.
     pub keys: Vec<crate::display::ScheduledKey>,
+    /// `--files DIR`: the guest's files (MIPS file syscalls) are confined to this directory:
+    /// absolute names, `..` and links leading out fail to open. The machines without file
+    /// syscalls have nothing to confine.
+    pub files_dir: Option<PathBuf>,
     /// Directory that relative file names of the guest (MIPS file syscalls, `.include`) are
     /// resolved against; `None` = the process's working directory.
     pub work_dir: Option<PathBuf>,

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use asmdbg_core::{HostInput, Journal, LineTable};
@@ -32,6 +32,9 @@ pub struct Host {
     pub journal: Journal,
     /// Directory relative file names resolve against.
     work_dir: Option<PathBuf>,
+    /// `--files DIR`: the only directory the guest's files may be in (canonical). Names that
+    /// are absolute, climb out with `..`, or lead out through a link fail to open.
+    sandbox: Option<PathBuf>,
     /// Open handles by guest descriptor.
     handles: HashMap<i32, Handle>,
     /// Bytes for the host's stderr (fd 2 writes, dialogs with `--dialogs stderr`).
@@ -53,6 +56,7 @@ impl Host {
                 .map(|name| display_path(name, work_dir.as_deref()))
                 .collect(),
             work_dir,
+            sandbox: None,
             handles: HashMap::new(),
             stderr: Vec::new(),
             wake: None,
@@ -156,11 +160,41 @@ impl Host {
         true
     }
 
-    fn resolve(&self, name: &str) -> PathBuf {
-        match &self.work_dir {
-            Some(dir) => dir.join(name),
-            None => PathBuf::from(name),
+    /// Confines the guest's files to `dir` (`--files DIR`). Fails if `dir` is not a
+    /// directory.
+    pub fn confine_files(&mut self, dir: &Path) -> std::io::Result<()> {
+        let canonical = dir.canonicalize()?;
+        if !canonical.is_dir() {
+            return Err(std::io::Error::other("not a directory"));
         }
+        self.sandbox = Some(canonical);
+        Ok(())
+    }
+
+    /// Where the guest's file `name` is: `None` for a name the sandbox refuses (the open
+    /// fails, as for a file that does not exist).
+    fn resolve(&self, name: &str) -> Option<PathBuf> {
+        let Some(root) = &self.sandbox else {
+            return Some(match &self.work_dir {
+                Some(dir) => dir.join(name),
+                None => PathBuf::from(name),
+            });
+        };
+        let relative = Path::new(name);
+        let plain = relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if name.is_empty() || !plain {
+            return None;
+        }
+        let path = root.join(relative);
+        // A link inside the sandbox may lead out: the file's folder, followed, must be in it,
+        // and the file itself must not be a link.
+        let folder = path.parent()?.canonicalize().ok()?;
+        let is_link = path
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
+        (folder.starts_with(root) && !is_link).then_some(path)
     }
 
     /// Opens `name` as MARS does for `flags` (0 read, 1 write-truncate, 9 append) and keeps the
@@ -173,7 +207,10 @@ impl Host {
         }) {
             return ok;
         }
-        let path = self.resolve(name);
+        let Some(path) = self.resolve(name) else {
+            self.journal.record(count, HostInput::FileOpened(false));
+            return false;
+        };
         let opened = if !file.writable {
             File::open(&path)
         } else {
@@ -209,7 +246,7 @@ impl Host {
             .is_some_and(|h| h.name == file.name && h.position == file.position);
         if !current {
             self.handles.remove(&fd);
-            let path = self.resolve(&file.name);
+            let path = self.resolve(&file.name)?;
             let mut handle = if file.writable {
                 let mut opts = OpenOptions::new();
                 if file.append {

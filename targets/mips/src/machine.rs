@@ -120,7 +120,11 @@ impl MipsMachine {
             .iter()
             .map(|f| &*f.name)
             .collect();
-        let host = Host::new(opts.work_dir.clone(), &names);
+        let mut host = Host::new(opts.work_dir.clone(), &names);
+        if let Some(dir) = &opts.files_dir {
+            host.confine_files(dir)
+                .map_err(|e| LoadError::Option(format!("--files {}: {e}", dir.display())))?;
+        }
         let cpu = build_cpu(&program, opts)?;
         Ok(MipsMachine {
             cpu,
