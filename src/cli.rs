@@ -155,8 +155,8 @@ pub struct MachineArgs {
     /// MIPS file syscalls (MARS 13-16) may only open files in DIR: absolute names, `..` and
     /// links that lead out fail as a missing file does (a sandbox for programs you did not
     /// write).
-    #[arg(long, value_name = "DIR")]
-    pub files: Option<PathBuf>,
+    #[arg(long = "files", value_name = "DIR")]
+    pub files_dir: Option<PathBuf>,
     /// Write words before the program starts: ADDR=V1,V2,... (ADDR a number or a label).
     #[arg(long, value_name = "ADDR=V,..")]
     pub poke: Vec<String>,
@@ -190,7 +190,7 @@ impl MachineArgs {
             mmio: self.mmio,
             video: self.display,
             keys: Vec::new(),
-            files_dir: self.files.clone(),
+            files_dir: self.files_dir.clone(),
             work_dir: None,
         }
     }
