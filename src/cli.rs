@@ -26,6 +26,36 @@ pub enum Command {
     /// Connect this terminal to a program's console (a pty path): what `asmdbg dap` asks the
     /// IDE to run in its terminal.
     Console(ConsoleArgs),
+    /// Grade submissions against a course's tests (a TOML spec): scores, JUnit, Gradescope.
+    Test(TestArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The spec: the program's files, the machine, and the cases with their checks.
+    pub spec: PathBuf,
+    /// Submissions: a folder holding the program's files, or a folder of such folders (one a
+    /// student). None: the spec's own folder is the one submission.
+    pub submissions: Vec<PathBuf>,
+    /// Write JUnit XML results here.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write Gradescope's results.json here (one submission).
+    #[arg(long, value_name = "FILE")]
+    pub gradescope: Option<PathBuf>,
+    /// Write every result as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Only the case of this name.
+    #[arg(long, value_name = "NAME")]
+    pub case: Option<String>,
+    /// With --case and one submission: how to run that case under the debugger (an `asmdbg
+    /// debug` command line and a VS Code launch configuration with its input and keys).
+    #[arg(long, requires = "case")]
+    pub debug: bool,
+    /// Submissions graded at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
 }
 
 #[derive(Debug, Args)]

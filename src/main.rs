@@ -5,9 +5,11 @@ mod cli;
 mod console;
 mod dap;
 mod debug;
+mod grade;
 mod load;
 mod pokes;
 mod run;
+mod screen;
 mod terminal;
 
 use std::io::{self, Write};
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Command::Debug(args) => debug_command(&args),
         Command::Dap(args) => dap::command(&args),
         Command::Console(args) => dap::console_command(&args),
+        Command::Test(args) => grade::command(&args),
     };
     match result {
         Ok(code) => code,
@@ -130,6 +133,15 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     eprint!("{}", machine.start_of_run_stderr());
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    // On a terminal, the display is drawn above the console's output (terminal.rs); its guard
+    // gives the ordinary screen back however the run ends.
+    let mut display = terminal::DisplayView::open(machine.as_ref(), &mut out)
+        .context("cannot draw the display on the terminal")?;
+    let mut no_view = run::NoView;
+    let view: &mut dyn run::RunView = match display.as_mut() {
+        Some(display) => display,
+        None => &mut no_view,
+    };
     let report = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
@@ -139,27 +151,35 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match args.key_every {
                 Some(every) => {
                     let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
                 }
                 None => {
                     let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
                 }
             }
         }
         None => {
             // Key by key, no echo, while the program runs (restored by the guard's drop, or by
-            // the signal handler and panic hook it installs).
-            let _keys = if machine.console_reads_keys() {
+            // the signal handler and panic hook it installs). A keyboard device takes the keys
+            // typed on a terminal while the program runs (piped input stays console input).
+            let keyboard = machine.has_keyboard_device();
+            let _keys = if machine.console_reads_keys() || keyboard {
                 terminal::KeyMode::enter(io::stdin().as_fd())
                     .context("cannot put the terminal into key-by-key mode")?
             } else {
                 None
             };
-            let mut input = run::StreamInput::new(io::stdin());
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps)?
+            let typed = keyboard && _keys.is_some();
+            let mut input = run::StreamInput::new(io::stdin()).to_keyboard(typed);
+            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
         }
     };
+    if let Some(display) = display {
+        display
+            .finish(machine.as_ref(), &mut out)
+            .context("cannot leave the display's screen")?;
+    }
     for peek in peeks {
         // The range was readable before the run; a program cannot unmap memory.
         match pokes::read_peek(machine.as_ref(), peek) {
@@ -286,8 +306,29 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             ConsoleKind::Stdio => (console::stdio(), console::Discipline::new(line_mode, false)),
         };
         eprintln!("console: {}", guest_console.name);
+        // The machine's display on a pty of its own, for `asmdbg console PATH` to view. Without
+        // one the debugger still works: a warning says why.
+        let display = if debuggee.machine.frame().is_some() {
+            match console::DisplayPty::open() {
+                Ok(pty) => {
+                    eprintln!("display: {}", pty.name);
+                    Some(pty)
+                }
+                Err(e) => {
+                    eprintln!(
+                        "warning: no pty for the display ({e}): use `monitor` or the IDE to see it"
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
         debuggee.exec = exec;
         let mut session = debug::Session::new(debuggee, guest_console, discipline);
+        if let Some(pty) = display {
+            session = session.with_display(pty);
+        }
         session.serve(listener, args.once).await?;
         session.finish();
         Ok(ExitCode::SUCCESS)
