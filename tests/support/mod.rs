@@ -29,8 +29,12 @@ impl Scratch {
         }
     }
 
+    /// Writes `text` to `name` (a path inside the scratch folder; its folders are made).
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("test folder");
+        }
         std::fs::write(&path, text).expect("write test file");
         path
     }
