@@ -47,6 +47,8 @@ const VALUES: &[(&str, &str)] = &[
     ("bitmap", "--bitmap"),
     ("keys", "--keys"),
 ];
+/// Launch attributes among [`VALUES`] that name a file.
+const PATHS: &[&str] = &["keys"];
 /// Launch attributes with a list of values.
 const LISTS: &[(&str, &str)] = &[("poke", "--poke"), ("pokeFile", "--poke-file")];
 
@@ -90,8 +92,12 @@ pub fn launch_command_line(args: &Value, cwd: &Path) -> Result<Vec<String>, Stri
     }
     for (key, flag) in VALUES {
         if let Some(value) = args.get(*key).filter(|v| !v.is_null()) {
-            let text =
+            let mut text =
                 scalar(value).ok_or_else(|| format!("`{key}` must be a string or a number"))?;
+            // Files are named relative to the launch's working directory, as `program` is.
+            if PATHS.contains(key) && !Path::new(&text).is_absolute() {
+                text = cwd.join(&text).display().to_string();
+            }
             argv.push(format!("{flag}={text}"));
         }
     }
@@ -360,6 +366,19 @@ mod tests {
             "historyMb": 64, "args": ["-x", "y"],
         });
         let argv = launch_command_line(&args, Path::new("/work")).unwrap();
+        let keys = launch_command_line(
+            &json!({"program": "g.asm", "keys": "moves.keys", "bitmap": "256x256,unit=8,base=gp", "mmio": true}),
+            Path::new("/work"),
+        )
+        .unwrap();
+        assert_eq!(
+            keys[3..],
+            [
+                "--mmio",
+                "--bitmap=256x256,unit=8,base=gp",
+                "--keys=/work/moves.keys"
+            ]
+        );
         assert_eq!(
             argv,
             [
