@@ -113,6 +113,13 @@ pub trait Commands: Sync {
     ) -> anyhow::Result<ExitCode>;
     /// `--bench-traps`: 100 breakpoints and 4 watchpoints where benchmark programs never go.
     fn set_bench_traps(&self, machine: &mut dyn Machine);
+    /// `asmdbg test`: a machine that can go back to a state it saved, so that one load (and
+    /// the run all cases share) serves every case.
+    fn load_rewindable(
+        &self,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> Result<Box<dyn Rewind>, SetupError>;
     /// `asmdbg dap`: the program a `launch` request names, its console echoed by asmdbg
     /// (`echo`: a terminal in raw mode) or not (the IDE's debug console); what it printed
     /// before it starts (assembler warnings); errors as the user should read them.
@@ -123,6 +130,40 @@ pub trait Commands: Sync {
         opts: &MachineOptions,
         echo: bool,
     ) -> Result<(Box<dyn asmdbg_session::dap::LaunchedProgram>, String), String>;
+}
+
+/// A machine that saves its state and goes back to it ([`Commands::load_rewindable`]).
+pub trait Rewind: Send {
+    fn machine(&mut self) -> &mut dyn Machine;
+    fn machine_ref(&self) -> &dyn Machine;
+    /// Keeps the current state (the one [`Rewind::rewind`] goes back to).
+    fn save(&mut self);
+    /// Back to the saved state (the state after loading if none was saved); breakpoints and
+    /// watchpoints stay as they are.
+    fn rewind(&mut self);
+}
+
+struct Saved<M: asmdbg_core::gdb::GdbMachine> {
+    machine: M,
+    state: M::State,
+}
+
+impl<M: asmdbg_core::gdb::GdbMachine> Rewind for Saved<M> {
+    fn machine(&mut self) -> &mut dyn Machine {
+        &mut self.machine
+    }
+
+    fn machine_ref(&self) -> &dyn Machine {
+        &self.machine
+    }
+
+    fn save(&mut self) {
+        self.state = asmdbg_core::Snapshot::snapshot(&self.machine);
+    }
+
+    fn rewind(&mut self) {
+        asmdbg_core::Snapshot::restore(&mut self.machine, &self.state);
+    }
 }
 
 /// How the backend's console takes input: line-edited by asmdbg or key by key.
@@ -224,6 +265,16 @@ where
         let discipline = asmdbg_session::Discipline::new(line_mode(self), echo);
         let program = asmdbg_session::dap::DapProgram::new(debuggee, image, discipline);
         Ok((Box::new(program), warnings))
+    }
+
+    fn load_rewindable(
+        &self,
+        program: &ProgramFiles,
+        opts: &MachineOptions,
+    ) -> Result<Box<dyn Rewind>, SetupError> {
+        let machine = load_checked(self, program, opts)?;
+        let state = asmdbg_core::Snapshot::snapshot(&machine);
+        Ok(Box::new(Saved { machine, state }))
     }
 
     fn set_bench_traps(&self, machine: &mut dyn Machine) {

@@ -471,3 +471,32 @@ fn bad_specs_and_case_debugging() {
     let input = launch["input"].as_str().expect("input file");
     assert_eq!(std::fs::read_to_string(input).ok().as_deref(), Some("34"));
 }
+
+/// Cases that share a machine run the part before the first input once: each still gets that
+/// part's output and instructions, then its own input.
+#[test]
+fn cases_share_the_run_before_input_and_part_where_it_differs() {
+    let echo = ".ORIG x3000\nLEA R0, ASK\nPUTS\nGETC\nOUT\nHALT\nASK .STRINGZ \"key? \"\n.END\n";
+    let case = |name: &str, key: &str| {
+        format!(
+            "[[case]]\nname = \"{name}\"\ninput = \"{key}\"\n[case.expect]\noutput_contains = [\"key? {key}\"]\ninstructions = {{ min = 30 }}\n"
+        )
+    };
+    let checks = format!(
+        "[program]\nfiles = [\"echo.asm\"]\n{}{}{}",
+        case("a", "a"),
+        case("b", "b"),
+        case("c", "c")
+    );
+    let dir = Scratch::with_files(&[("echo.asm", echo), ("spec.toml", &checks)]);
+    let out = asmdbg_in(dir.path(), &["test", "spec.toml"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    // Same instructions for each: the prefix counts in every case.
+    let table = text(&out.stdout);
+    let counts: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.split("after ").nth(1))
+        .collect();
+    assert_eq!(counts.len(), 3);
+    assert!(counts.iter().all(|c| *c == counts[0]), "{counts:?}");
+}

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use asmdbg_core::{Flag, Isa, MachineOptions};
 
+use crate::backends::Rewind;
 use crate::cli::TestArgs;
 use report::{CaseResult, SubmissionResult};
 use runner::{Limits, Outcome};
@@ -199,26 +200,66 @@ fn read_program(spec: &Spec, program_dir: &Path) -> Result<crate::load::ProgramF
     crate::load::read_program(&paths, isa).map_err(|e| e.to_string())
 }
 
-/// Runs one case of `program`. `Err`: the program could not be built or the case names what
-/// it does not have.
-fn run_case(
+/// A machine loaded once for the cases that share its options (their keys), saved where
+/// they diverge: at the start, or, when no case of the group pokes, watches or stops at a
+/// label, where the program first waits for input (the run they all share, done once).
+struct Group {
+    machine: Box<dyn Rewind>,
+    files_dir: PathBuf,
+}
+
+/// The cases that can share a machine: the same keys (the options are otherwise the spec's).
+fn group_key(case: &Case) -> String {
+    format!("{:?} {:?}", case.keys, case.keys_file)
+}
+
+fn load_group(
     spec: &Spec,
-    case: &Case,
+    cases: &[&Case],
     program: &crate::load::ProgramFiles,
     scratch: &Path,
-) -> Result<(Outcome, Box<dyn asmdbg_core::Machine + Send>), String> {
+) -> Result<Group, String> {
     let files_dir = scratch.join("files");
     std::fs::create_dir_all(&files_dir).map_err(|e| format!("{}: {e}", files_dir.display()))?;
-    let opts = options(spec, case, program.isa, &files_dir)?;
-    let mut machine = crate::load::load_machine(program, &opts).map_err(|e| e.to_string())?;
+    let opts = options(spec, cases[0], program.isa, &files_dir)?;
+    let mut machine = crate::backends::of(program.isa)
+        .load_rewindable(program, &opts)
+        .map_err(|e| e.to_string())?;
+    let shareable = cases
+        .iter()
+        .all(|c| c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty());
+    if shareable {
+        let limit = cases
+            .iter()
+            .map(|c| limits(spec, c))
+            .min_by_key(|l| (l.max_steps, l.time))
+            .unwrap_or(Limits {
+                max_steps: DEFAULT_MAX_STEPS,
+                time: Duration::from_secs_f64(DEFAULT_TIME_LIMIT),
+            });
+        runner::run_prefix(machine.machine(), limit);
+        machine.save();
+    }
+    Ok(Group { machine, files_dir })
+}
+
+/// Runs one case on its group's machine, from the saved state.
+fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, String> {
+    // Each case's files start from an empty folder.
+    let _ = std::fs::remove_dir_all(&group.files_dir);
+    std::fs::create_dir_all(&group.files_dir)
+        .map_err(|e| format!("{}: {e}", group.files_dir.display()))?;
+    group.machine.rewind();
+    let machine = group.machine.machine();
+    machine.breakpoints().clear();
+    machine.watchpoints().clear();
     for poke in &case.poke {
-        crate::pokes::apply_poke(machine.as_mut(), poke).map_err(|e| e.to_string())?;
+        crate::pokes::apply_poke(machine, poke).map_err(|e| e.to_string())?;
     }
     let bytes = input(spec, case)?;
     machine.queue_input(&bytes);
     machine.end_input();
-    let outcome = runner::run(machine.as_mut(), case, limits(spec, case))?;
-    Ok((outcome, machine))
+    runner::run(machine, case, limits(spec, case))
 }
 
 /// Every case of `spec` on `submission`; the reference outputs by case name.
@@ -230,23 +271,37 @@ fn grade(
     scratch: &Path,
 ) -> SubmissionResult {
     let program = read_program(spec, &submission.dir);
+    let mut members: HashMap<String, Vec<&Case>> = HashMap::new();
+    for case in &spec.cases {
+        members.entry(group_key(case)).or_default().push(case);
+    }
+    let mut groups: HashMap<String, Result<Group, String>> = HashMap::new();
     let cases = spec
         .cases
         .iter()
         .zip(expected)
-        .enumerate()
-        .map(|(i, (case, want))| {
+        .map(|(case, want)| {
             let started = Instant::now();
-            let dir = scratch.join(format!("case{i}"));
-            let ran = program
-                .as_ref()
-                .map_err(Clone::clone)
-                .and_then(|program| run_case(spec, case, program, &dir));
+            let key = group_key(case);
+            let n = groups.len();
+            let group = groups.entry(key.clone()).or_insert_with(|| {
+                let program = program.as_ref().map_err(Clone::clone)?;
+                load_group(
+                    spec,
+                    &members[&key],
+                    program,
+                    &scratch.join(format!("group{n}")),
+                )
+            });
+            let ran = match group {
+                Ok(group) => run_case(spec, case, group).map(|outcome| (outcome, group)),
+                Err(message) => Err(message.clone()),
+            };
             let (failures, summary) = match ran {
                 Err(message) => (vec![message], "did not run".to_string()),
-                Ok((outcome, machine)) => {
+                Ok((outcome, group)) => {
                     let failures = runner::check(
-                        machine.as_ref(),
+                        group.machine.machine_ref(),
                         case,
                         want.output.as_deref(),
                         &outcome,
@@ -261,7 +316,6 @@ fn grade(
                     (failures, summary)
                 }
             };
-            let _ = std::fs::remove_dir_all(&dir);
             CaseResult {
                 name: case.name.clone(),
                 points: if failures.is_empty() {
@@ -277,6 +331,9 @@ fn grade(
             }
         })
         .collect();
+    for group in groups.into_values().flatten() {
+        let _ = std::fs::remove_dir_all(&group.files_dir);
+    }
     SubmissionResult {
         name: submission.name.clone(),
         cases,
@@ -304,12 +361,13 @@ fn reference_outputs(spec: &Spec, scratch: &Path) -> Result<HashMap<String, Vec<
         if !case.expect.output_matches_reference {
             continue;
         }
-        let (outcome, _) = run_case(
+        let outcome = load_group(
             &reference_spec,
-            case,
+            &[case],
             &program,
             &scratch.join(format!("ref{i}")),
         )
+        .and_then(|mut group| run_case(&reference_spec, case, &mut group))
         .map_err(|e| format!("the reference program, case '{}': {e}", case.name))?;
         outputs.insert(case.name.clone(), outcome.output);
     }

@@ -144,6 +144,20 @@ pub fn register_index(machine: &dyn Machine, name: &str) -> Option<usize> {
         })
 }
 
+/// Runs the part every case of a group shares: until the program first waits for input (none
+/// is queued yet), ends, or reaches `limits`. Its output stays in the console for each case
+/// to take.
+pub fn run_prefix(machine: &mut dyn Machine, limits: Limits) {
+    let started = Instant::now();
+    while machine.instructions_executed() < limits.max_steps && started.elapsed() < limits.time {
+        let left = limits.max_steps - machine.instructions_executed();
+        let outcome = machine.run(BURST.min(left));
+        if outcome.stop.is_some() || machine.console().output().len() > OUTPUT_LIMIT {
+            return;
+        }
+    }
+}
+
 /// Sets up the case's watches and hits on `machine`, runs it within `limits`, and returns what
 /// happened. `Err`: the case names something the program does not have.
 pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Outcome, String> {
@@ -176,7 +190,8 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
     let mut hits = vec![Vec::new(); hit_at.len()];
     let started = Instant::now();
     let mut output = Vec::new();
-    let mut executed = 0u64;
+    // A shared prefix (see grade::Group) counts as the case's.
+    let mut executed = machine.instructions_executed();
     let mut starved = 0;
     let end = loop {
         if executed >= limits.max_steps {
