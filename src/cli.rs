@@ -10,6 +10,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Run every machine without compiled code (as hosts other than x86-64 do): to rule the
+    /// compilers out when a program behaves oddly. ASMDBG_INTERPRET=1 does the same.
+    #[arg(long, global = true)]
+    pub interpret: bool,
 }
 
 #[derive(Debug, Subcommand)]

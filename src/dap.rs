@@ -34,6 +34,7 @@ const SWITCHES: &[(&str, &str)] = &[
     ("noHistory", "--no-history"),
     ("mmio", "--mmio"),
     ("display", "--display"),
+    ("interpret", "--interpret"),
 ];
 /// Launch attributes with one value.
 const VALUES: &[(&str, &str)] = &[
@@ -141,6 +142,10 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
             // clap's message names the flag; the attribute is its camelCase form.
             format!("the launch configuration is not valid: {}", e.render())
         })?;
+        if cli.interpret {
+            // The adapter serves one program: its launch decides for the process.
+            asmdbg_core::code_memory::set_interpret(true);
+        }
         let Command::Debug(debug) = cli.command else {
             return Err(
                 "internal: the launch configuration did not make a debug command".to_string(),
@@ -367,7 +372,7 @@ mod tests {
         });
         let argv = launch_command_line(&args, Path::new("/work")).unwrap();
         let keys = launch_command_line(
-            &json!({"program": "g.asm", "keys": "moves.keys", "bitmap": "256x256,unit=8,base=gp", "mmio": true}),
+            &json!({"program": "g.asm", "keys": "moves.keys", "bitmap": "256x256,unit=8,base=gp", "mmio": true, "interpret": true}),
             Path::new("/work"),
         )
         .unwrap();
@@ -375,6 +380,7 @@ mod tests {
             keys[3..],
             [
                 "--mmio",
+                "--interpret",
                 "--bitmap=256x256,unit=8,base=gp",
                 "--keys=/work/moves.keys"
             ]

@@ -35,6 +35,9 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { 0 });
         }
     };
+    if cli.interpret {
+        asmdbg_core::code_memory::set_interpret(true);
+    }
     let result = match cli.command {
         Command::Asm(args) => asm(&args),
         Command::Run(args) => run(&args),
@@ -206,6 +209,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if args.stats {
         eprintln!("{}", run::stats_line(&report));
+        if asmdbg_core::code_memory::interpreting() {
+            eprintln!("compiled code: off (--interpret or ASMDBG_INTERPRET), every instruction interpreted");
+        }
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
         let elf = elf.unwrap_or_default();
         eprintln!(

@@ -8,6 +8,32 @@
 /// Whether this host can run the code the cpus compile (x86-64).
 pub const COMPILED_CODE: bool = cfg!(all(target_arch = "x86_64", unix));
 
+/// `--interpret` / `ASMDBG_INTERPRET=1`: every cpu interprets, as on hosts without compiled
+/// code (0 not decided yet, 1 compile, 2 interpret).
+static INTERPRET: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Turns compiled code off (or back on) for every cpu of the process from now on; code
+/// already compiled keeps running.
+pub fn set_interpret(on: bool) {
+    INTERPRET.store(if on { 2 } else { 1 }, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the cpus interpret: [`set_interpret`], or else `ASMDBG_INTERPRET` set to anything
+/// but `0` or nothing.
+pub fn interpreting() -> bool {
+    use std::sync::atomic::Ordering;
+    match INTERPRET.load(Ordering::Relaxed) {
+        1 => false,
+        2 => true,
+        _ => {
+            let on =
+                std::env::var_os("ASMDBG_INTERPRET").is_some_and(|v| !v.is_empty() && v != "0");
+            set_interpret(on);
+            on
+        }
+    }
+}
+
 /// Machine code being written: bytes, little-endian immediates, and rel32 jumps patched once
 /// their target is known.
 #[derive(Debug, Default)]
@@ -208,7 +234,7 @@ impl CompiledCode {
     }
 
     fn compile(&mut self, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<usize> {
-        if self.unavailable || !COMPILED_CODE {
+        if self.unavailable || !COMPILED_CODE || interpreting() {
             return None;
         }
         let code = emit()?;
