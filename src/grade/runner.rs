@@ -130,18 +130,7 @@ fn point_of(machine: &dyn Machine, text: &str) -> Result<u64, String> {
 
 /// The register `name` names (any case, with or without `$`; the ISA's aliases).
 pub fn register_index(machine: &dyn Machine, name: &str) -> Option<usize> {
-    let bare = name.trim().trim_start_matches('$');
-    machine
-        .registers()
-        .iter()
-        .position(|r| !r.name.is_empty() && r.name.eq_ignore_ascii_case(bare))
-        .or_else(|| {
-            machine
-                .register_aliases()
-                .iter()
-                .find(|(alias, _)| alias.eq_ignore_ascii_case(bare))
-                .map(|&(_, i)| i)
-        })
+    asmdbg_core::machine::register_index(machine, name.trim().trim_start_matches('$'))
 }
 
 /// Runs the part every case of a group shares: until the program first waits for input (none

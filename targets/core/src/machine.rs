@@ -287,6 +287,22 @@ pub fn resolve_address<M: Machine + ?Sized>(machine: &M, text: &str) -> Option<u
     }
 }
 
+/// The index (into [`Machine::registers`]) of the register called `name`: any case, or one of
+/// the ISA's aliases.
+pub fn register_index<M: Machine + ?Sized>(machine: &M, name: &str) -> Option<usize> {
+    machine
+        .registers()
+        .iter()
+        .position(|r| !r.name.is_empty() && r.name.eq_ignore_ascii_case(name))
+        .or_else(|| {
+            machine
+                .register_aliases()
+                .iter()
+                .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+                .map(|&(_, index)| index)
+        })
+}
+
 /// The value of the register called `name` (any case; `pc`; the ISA's aliases; with `$`, also a
 /// register number).
 fn register_by_name<M: Machine + ?Sized>(machine: &M, name: &str, dollar: bool) -> Option<u64> {
@@ -300,17 +316,6 @@ fn register_by_name<M: Machine + ?Sized>(machine: &M, name: &str, dollar: bool) 
             .flatten()
             .filter(|_| dollar)
     };
-    let index = machine
-        .registers()
-        .iter()
-        .position(|r| !r.name.is_empty() && r.name.eq_ignore_ascii_case(name))
-        .or_else(|| {
-            machine
-                .register_aliases()
-                .iter()
-                .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
-                .map(|&(_, index)| index)
-        })
-        .or_else(by_number)?;
+    let index = register_index(machine, name).or_else(by_number)?;
     machine.read_register(index)
 }
