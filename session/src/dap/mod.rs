@@ -12,6 +12,7 @@
 //! input typed in the debug console after `>`) or a terminal the binary wires up (the server
 //! asks the client to run the binary's command in its terminal with `runInTerminal`).
 
+pub mod display;
 pub mod expr;
 pub mod program;
 pub mod view;
@@ -21,6 +22,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
 use wire::{encode, DapFramer, Incoming};
 
@@ -94,6 +96,8 @@ pub struct DapServer {
     ended: bool,
     /// The `terminated` event was sent.
     terminated_sent: bool,
+    /// The frames of the program's display the client was sent.
+    display: DisplayFeed,
 }
 
 impl DapServer {
@@ -109,6 +113,7 @@ impl DapServer {
             client_runs_terminals: false,
             ended: false,
             terminated_sent: false,
+            display: DisplayFeed::default(),
         }
     }
 
@@ -138,7 +143,25 @@ impl DapServer {
                 }
                 self.terminated_sent = true;
             }
+            // The display as the program left it: its last frame before it ends.
+            if event == "exited" {
+                self.send_frame(false);
+            }
+            let shown = matches!(event.as_str(), "stopped" | "invalidated" | "memory");
             self.send(json!({"type": "event", "event": event, "body": body}));
+            // The display where the machine stopped, or as the user changed it.
+            if shown {
+                self.send_frame(false);
+            }
+        }
+    }
+
+    /// An `asmdbgDisplay` event with the program's frame, when it has a display and the
+    /// client has not seen this frame (or `always`).
+    fn send_frame(&mut self, always: bool) {
+        let frame = self.program.as_ref().and_then(|p| p.frame());
+        if let Some(body) = self.display.update(frame, always) {
+            self.send(json!({"type": "event", "event": DISPLAY_EVENT, "body": body}));
         }
     }
 
@@ -202,6 +225,8 @@ impl DapServer {
         self.respond(seq, &command, result);
         if ready {
             self.send(json!({"type": "event", "event": "initialized"}));
+            // The first frame: a client that shows displays opens one for it.
+            self.send_frame(true);
         }
         self.flush_outbox(outbox);
     }
@@ -265,6 +290,14 @@ impl DapServer {
                 }
                 Ok(json!({}))
             }
+            FRAME_REQUEST => {
+                let frame = self.program.as_ref().and_then(|p| p.frame());
+                let frame =
+                    frame.ok_or("the program has no display (LC-3: `display`; MIPS: `bitmap`)")?;
+                let body = display::frame_body(&frame);
+                self.display.update(Some(frame), true);
+                Ok(body)
+            }
             "configurationDone" => {
                 let stop = self.stop_on_entry;
                 match &mut self.program {
@@ -295,6 +328,15 @@ impl DapServer {
             // the caller's loop again and again.
             poll.output_pending = !self.console_events && program.output_pending();
         }
+        // A running program's frame, at most every FRAME_INTERVAL; one drawn by the last burst
+        // before the program blocked (waiting for a key) goes out when due.
+        match self.display.due(now) {
+            Ok(()) => self.send_frame(false),
+            Err(Some(due)) => {
+                poll.deadline = Some(poll.deadline.map_or(due, |d| d.min(due)));
+            }
+            Err(None) => {}
+        }
         self.flush_program_output();
         poll.ended = self.ended;
         poll.to_client = std::mem::take(&mut self.out);
@@ -305,6 +347,7 @@ impl DapServer {
         let mut outbox = Outbox::default();
         if let Some(program) = &mut self.program {
             program.run_burst(&mut outbox);
+            self.display.ran();
         }
         // What the program printed comes before the stop it printed it before.
         self.flush_program_output();

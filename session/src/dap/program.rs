@@ -7,8 +7,10 @@
 //! those strings. Memory as bytes (`readMemory`/`writeMemory`) is gdb's byte view: an LC-3 word
 //! at address A is the two bytes at 2·A (low byte first).
 
+use std::collections::VecDeque;
 use std::time::Instant;
 
+use asmdbg_core::display::Frame;
 use asmdbg_core::elf::dwarf::TypeEncoding;
 use asmdbg_core::elf::unwind::{unwind, FrameSource, UnwoundFrame};
 use asmdbg_core::gdb::{monitor_command, Debuggee, GdbMachine, ResumeMode};
@@ -16,6 +18,7 @@ use asmdbg_core::{RegisterScope, StopEvent, WatchKind};
 use gdbstub::arch::{Arch, RegId};
 use serde_json::{json, Value};
 
+use super::display::{keys_of, KEY_REQUEST};
 use super::expr::{self, sign_extend, ExprContext};
 use super::view::DebugView;
 use super::wire::{base64, unbase64};
@@ -27,6 +30,8 @@ const STEPS_PER_BURST: u32 = 20_000;
 /// Instructions a line step back goes back per burst: each is a seek in history, so fewer than
 /// a forward step's (a burst must end soon for `pause` to be heard).
 const REVERSE_STEPS_PER_BURST: u32 = 1_000;
+/// Keys pressed in the display panel that may wait for the machine to come back from the past.
+const MAX_HELD_KEYS: usize = 1 << 16;
 /// Instructions a line step runs at most before it gives up and stops where it is.
 const LINE_STEP_LIMIT: u64 = 50_000_000;
 
@@ -64,6 +69,10 @@ pub trait LaunchedProgram: Send {
     fn output_gone(&mut self);
     /// The program's end was reported: the session is over.
     fn terminated(&self) -> bool;
+    /// What the program's display shows now; `None` for a program without one.
+    fn frame(&self) -> Option<Frame> {
+        None
+    }
 }
 
 /// A breakpoint of the IDE's.
@@ -156,6 +165,9 @@ pub struct DapProgram<G: GdbMachine> {
     terminated: bool,
     /// gdb's number of the stack pointer (the CFA register at a function's entry).
     sp_regnum: u16,
+    /// Keys pressed in the IDE's display panel that the machine has not been given: those
+    /// pressed while it is in the past wait until it is back at the end of its history.
+    held_keys: VecDeque<u8>,
 }
 
 /// The machine seen through gdb's numbering, for the unwinder.
@@ -275,6 +287,7 @@ impl<G: GdbMachine> DapProgram<G> {
             fault_at: None,
             terminated: false,
             sp_regnum,
+            held_keys: VecDeque::new(),
         }
     }
 
@@ -1420,6 +1433,40 @@ impl<G: GdbMachine> DapProgram<G> {
         Ok(json!({}))
     }
 
+    /// `asmdbgKey`: keys pressed in the display panel, for the machine's keyboard device (or
+    /// its console, for a machine without one), logged like typed input.
+    fn press_keys(&mut self, args: &Value) -> Result<Value, String> {
+        let keys = keys_of(args)?;
+        if self.held_keys.len() + keys.len() > MAX_HELD_KEYS {
+            return Err(format!(
+                "{} keys already wait for the program to come back to the end of its recorded run; continue it first",
+                self.held_keys.len()
+            ));
+        }
+        let count = keys.len();
+        self.held_keys.extend(keys);
+        // A single step that waited for input may run again.
+        self.core.step_waits = false;
+        self.release_keys();
+        Ok(json!({"keys": count}))
+    }
+
+    /// Gives the machine the keys pressed, unless it is in the past of its history (there the
+    /// replay brings the keys recorded; new ones come after them).
+    fn release_keys(&mut self) {
+        if self.held_keys.is_empty() || self.core.in_past() {
+            return;
+        }
+        let keys: Vec<u8> = self.held_keys.drain(..).collect();
+        if self.machine().has_keyboard_device() {
+            for key in keys {
+                self.core.target.machine.queue_key(key);
+            }
+        } else {
+            self.core.on_console_input(&keys);
+        }
+    }
+
     fn restart(&mut self, out: &mut Outbox) -> Result<Value, String> {
         // What `monitor reset` does over gdb: reload, the pokes again, history from here.
         // Breakpoints and watchpoints stay with the machine.
@@ -1551,6 +1598,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 self.resume(Motion::ReverseContinue);
                 Ok(json!({}))
             }
+            KEY_REQUEST => self.press_keys(args),
             "pause" => {
                 if running {
                     self.stopped(out, "pause", None, Vec::new());
@@ -1590,6 +1638,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
     }
 
     fn run_state(&mut self, now: Instant) -> (bool, Option<Instant>) {
+        self.release_keys();
         self.core.settle();
         if self.motion.is_none() {
             return (false, None);
@@ -1716,6 +1765,10 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
 
     fn terminated(&self) -> bool {
         self.terminated
+    }
+
+    fn frame(&self) -> Option<Frame> {
+        self.machine().frame()
     }
 }
 
