@@ -1,11 +1,13 @@
 // The asmdbg extension: VS Code runs `asmdbg dap` as the debug adapter and talks the Debug
 // Adapter Protocol with it over stdin/stdout. All the debugging is in asmdbg; this file only
-// says which executable to start and fills in a launch configuration when there is none.
+// says which executable to start and fills in a launch configuration when there is none, and
+// display.js shows the screen of a program with a display.
 'use strict';
 
 const vscode = require('vscode');
 const fs = require('fs');
 const path = require('path');
+const { Displays } = require('./display');
 
 const DEBUG_TYPE = 'asmdbg';
 
@@ -28,6 +30,7 @@ function activate(context) {
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
   );
+  new Displays(vscode).register(context);
 }
 
 function deactivate() {}

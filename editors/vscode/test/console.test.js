@@ -9,18 +9,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { PROGRAMS, TEST_OPTIONS, delay, Session } = require('./support');
-
-function scratch(t, file, source) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asmdbg-console-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const program = path.join(dir, file);
-  fs.writeFileSync(program, source);
-  return program;
-}
+const { PROGRAMS, TEST_OPTIONS, delay, scratch, Session } = require('./support');
 
 // Waits until the program's output contains `text` `times` times.
 async function shown(session, text, times = 1) {

@@ -19,6 +19,13 @@ function makeVscode() {
     textDocuments: [],
     factories: {},
     providers: [],
+    // The display panel's listeners (display.js; tested in display.test.js).
+    listeners: {},
+    commands: {},
+  };
+  const listen = (name) => (listener) => {
+    state.listeners[name] = listener;
+    return { dispose() {} };
   };
   const vscode = {
     state,
@@ -35,6 +42,14 @@ function makeVscode() {
       },
       registerDebugConfigurationProvider: (type, provider, kind) => {
         state.providers.push({ type, provider, kind: kind || 1 });
+        return { dispose() {} };
+      },
+      onDidReceiveDebugSessionCustomEvent: listen('customEvent'),
+      onDidTerminateDebugSession: listen('terminated'),
+    },
+    commands: {
+      registerCommand: (name, callback) => {
+        state.commands[name] = callback;
         return { dispose() {} };
       },
     },
@@ -124,6 +139,9 @@ test('activation registers the adapter factory and both configuration providers'
   const { state } = load();
   assert.ok(state.factories.asmdbg);
   assert.deepEqual(state.providers.map((p) => [p.type, p.kind]), [['asmdbg', 1], ['asmdbg', 2]]);
+  // The display panel: it listens for the adapter's frames and offers its command.
+  assert.deepEqual(Object.keys(state.listeners).sort(), ['customEvent', 'terminated']);
+  assert.deepEqual(Object.keys(state.commands), ['asmdbg.showDisplay']);
 });
 
 test('the adapter is `asmdbg dap` from asmdbgPath, which overrides the setting', () => {

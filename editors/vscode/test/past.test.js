@@ -9,10 +9,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { TEST_OPTIONS, assertHit, Session } = require('./support');
+const { TEST_OPTIONS, assertHit, scratch, Session } = require('./support');
 
 // A small program per machine: a loop of three passes counting in a register, the count stored
 // once after it, and the end (see tests/dap_past.rs for the same programs).
@@ -57,15 +54,6 @@ const CASES = [
     values: ['0 (0x00000000)', '1 (0x00000001)', '2 (0x00000002)', '3 (0x00000003)'],
   },
 ];
-
-// `source` written to a scratch directory as `file`: its path.
-function scratch(t, file, source) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asmdbg-past-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const program = path.join(dir, file);
-  fs.writeFileSync(program, source);
-  return program;
-}
 
 async function line(session) {
   return (await session.where()).line;

@@ -22,7 +22,7 @@ const LAUNCH_ATTRIBUTES = [
   'program', 'isa', 'profile', 'strict', 'ignorePrivilege', 'entry',
   'project', 'startAtMain', 'delaySlots', 'seed', 'virtualTime', 'args',
   'noMul', 'memSize', 'poke', 'pokeFile', 'input', 'stopOnEntry', 'console',
-  'historyMb', 'noHistory', 'asmdbgPath',
+  'historyMb', 'noHistory', 'asmdbgPath', 'display', 'bitmap', 'mmio', 'keys',
 ];
 
 // What VS Code itself puts in every configuration.
@@ -136,14 +136,14 @@ test('the launch schema has exactly the adapter attributes', () => {
     assert.equal(p[name].type, 'integer', name);
   }
   for (const name of ['strict', 'ignorePrivilege', 'project', 'startAtMain', 'delaySlots',
-    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory']) {
+    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory', 'display', 'mmio']) {
     assert.equal(p[name].type, 'boolean', name);
   }
   for (const name of ['args', 'poke', 'pokeFile']) {
     assert.equal(p[name].type, 'array', name);
     assert.equal(p[name].items.type, 'string', name);
   }
-  for (const name of ['entry', 'input', 'asmdbgPath']) {
+  for (const name of ['entry', 'input', 'asmdbgPath', 'bitmap', 'keys']) {
     assert.equal(p[name].type, 'string', name);
   }
   for (const [name, schema] of Object.entries(p)) {
@@ -152,6 +152,26 @@ test('the launch schema has exactly the adapter attributes', () => {
   const pokePattern = new RegExp(p.poke.items.pattern);
   assert.ok(pokePattern.test('1000=1,2,0'));
   assert.ok(!pokePattern.test('1000'));
+  // What --bitmap takes: a size, unit= and base=, in any order, each optional.
+  const bitmapPattern = new RegExp(p.bitmap.pattern);
+  for (const good of ['512x256,unit=8,base=gp', 'unit=8x4', 'base=0x10010000, 64x64']) {
+    assert.ok(bitmapPattern.test(good), good);
+  }
+  for (const bad of ['8', 'unit=', 'size=64x64', '64x64,,unit=8']) {
+    assert.ok(!bitmapPattern.test(bad), bad);
+  }
+});
+
+test('the display panel: its command is contributed and its page is packaged', () => {
+  assert.deepEqual(contributes.commands.map((c) => c.command), ['asmdbg.showDisplay']);
+  const palette = contributes.menus.commandPalette.find((m) => m.command === 'asmdbg.showDisplay');
+  assert.equal(palette.when, 'debugType == asmdbg');
+  const ignored = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8')
+    .split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  for (const file of ['display.js', 'display/panel.html', 'display/panel.js']) {
+    assert.ok(fs.existsSync(path.join(root, file)), `${file} exists`);
+    assert.ok(!ignored.some((pattern) => file.startsWith(pattern.replace(/\*+$/, ''))), `${file} is packaged`);
+  }
 });
 
 function assertOnlySchemaAttributes(config, where) {

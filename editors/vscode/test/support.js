@@ -6,6 +6,7 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { DebugClient } = require('@vscode/debugadapter-testsupport');
 
@@ -22,6 +23,15 @@ function adapterPath() {
     `the debug adapter ${adapter} does not exist: run \`cargo build\` at ${REPO} or set ASMDBG to an asmdbg executable`,
   );
   return adapter;
+}
+
+// `source` written to a scratch directory (removed after test `t`) as `file`: its path.
+function scratch(t, file, source) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asmdbg-test-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const program = path.join(dir, file);
+  fs.writeFileSync(program, source);
+  return program;
 }
 
 function delay(ms) {
@@ -247,6 +257,6 @@ class Session {
 }
 
 module.exports = {
-  REPO, PROGRAMS, PATIENCE_MS, TEST_OPTIONS, adapterPath, delay, mnemonic,
+  REPO, PROGRAMS, PATIENCE_MS, TEST_OPTIONS, adapterPath, delay, scratch, mnemonic,
   assertProtocolAddresses, assertHit, Session,
 };
