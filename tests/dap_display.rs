@@ -314,3 +314,39 @@ SECOND  .FILL xC002
     assert_eq!(frame[2], pennsim(u16::from(b'B')));
     dap.ok("disconnect", json!({}));
 }
+
+// MIPS: the panel's keys go to MARS's MMIO keyboard (connected with a bitmap display), which a
+// game polls; going back and forward replays the key.
+#[test]
+fn keys_from_the_panel_reach_a_mips_mmio_keyboard() {
+    let dir = Scratch::new();
+    let program = dir.write(
+        "poll.asm",
+        "        .text
+main:   lui $t0, 0xffff
+wait:   lw $t1, 0($t0)
+        andi $t1, $t1, 1
+        beq $t1, $zero, wait
+        lw $t2, 4($t0)
+        sw $t2, 0($gp)
+        li $v0, 10
+        syscall
+",
+    );
+    let mut dap = DapClient::start();
+    dap.launch(json!({"program": program, "isa": "mips", "bitmap": "64x64,unit=8,base=gp"}));
+    frame_events(&mut dap);
+    dap.ok("continue", json!({"threadId": 1}));
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!dap.has_event("stopped"), "it polls: {:?}", dap.events);
+    dap.ok("asmdbgKey", json!({"text": "d"}));
+    assert_eq!(dap.stopped()["reason"], "exit");
+    assert_eq!(showing(&mut dap)[0], u32::from(b'd'));
+    dap.ok("reverseContinue", json!({"threadId": 1}));
+    dap.stopped();
+    assert_eq!(showing(&mut dap)[0], 0);
+    dap.ok("continue", json!({"threadId": 1}));
+    assert_eq!(dap.stopped()["reason"], "exit");
+    assert_eq!(showing(&mut dap)[0], u32::from(b'd'));
+    dap.ok("disconnect", json!({}));
+}
