@@ -500,3 +500,65 @@ fn cases_share_the_run_before_input_and_part_where_it_differs() {
     assert_eq!(counts.len(), 3);
     assert!(counts.iter().all(|c| *c == counts[0]), "{counts:?}");
 }
+
+/// A MIPS program's bytes and halfwords, writes that change a value, and a guard on one side.
+#[test]
+fn widths_changes_and_one_sided_guards() {
+    let src = r#"
+        .data
+before: .word 0
+board:  .word 0, 0
+after:  .word 0
+        .text
+        li $t0, 5
+        sw $t0, before
+        la $t1, board
+        sb $t0, 1($t1)
+        li $t2, 0x1234
+        sh $t2, 6($t1)
+        li $t3, 0x500
+        sw $t3, 0($t1)        # the same value again
+        li $v0, 10
+        syscall
+"#;
+    let checks = r#"[program]
+files = ["b.asm"]
+[[case]]
+name = "c"
+[case.expect]
+memory = { "board+1:byte" = 5, "board+6:half" = 0x1234, "board+4:half" = 0, "board:byte" = 0 }
+[[case.watch]]
+at = "board..board+8"
+guard_after = 4
+guard_before = 0
+changes_only = true
+writes = [1280, 305397760]
+"#;
+    let dir = Scratch::with_files(&[("b.asm", src), ("spec.toml", checks)]);
+    let out = asmdbg_in(dir.path(), &["test", "spec.toml", "--json", "r.json"]);
+    let got = failures(&json(&dir.path().join("r.json"))[0]);
+    assert!(out.status.success(), "{got:?}");
+    // Guarded before too: the write to `before` is a stray.
+    let both = checks.replace("guard_before = 0", "guard_before = 4");
+    std::fs::write(dir.path().join("spec.toml"), both).expect("spec");
+    asmdbg_in(dir.path(), &["test", "spec.toml", "--json", "r.json"]);
+    let got = failures(&json(&dir.path().join("r.json"))[0]);
+    assert_eq!(
+        got[0].1,
+        ["a write at 0x10010000 lands outside board..board+8 (1 such write)"]
+    );
+}
+
+#[test]
+fn normalised_output_from_a_file_may_ignore_case_and_punctuation() {
+    let checks = spec(
+        "[[case]]\nname = \"n\"\ninput = \"34\"\n[case.expect]\noutput_normalized_file = \"want.txt\"\nignore_case = true\nignore_punctuation = true\n",
+    );
+    let dir = Scratch::with_files(&[
+        ("adder.asm", ADDER),
+        ("spec.toml", &checks),
+        ("want.txt", "7\r\n  HALTING THE PROCESSOR\n"),
+    ]);
+    let out = asmdbg_in(dir.path(), &["test", "spec.toml"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}

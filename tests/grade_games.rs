@@ -202,7 +202,7 @@ fn a_store_past_the_board_is_caught_by_the_guard_only() {
         assert_eq!(got.len(), 1, "{case}: {got:?}");
         assert!(
             got[0].starts_with("a write at x")
-                && got[0].ends_with("lands outside CURRENT_PLAYER..BOARD_ROW6+8 (1 such writes)"),
+                && got[0].ends_with("lands outside CURRENT_PLAYER..BOARD_ROW6+8 (1 such write)"),
             "{case}: {got:?}"
         );
     }

@@ -159,11 +159,23 @@ fn limits(spec: &Spec, case: &Case) -> Limits {
 /// What a case's checks compare against, read once: the expected output and frame.
 struct Expected {
     output: Option<String>,
+    normalized: Option<String>,
     frame: Option<(u32, u32, Vec<u32>)>,
 }
 
 fn expected(spec: &Spec, case: &Case) -> Result<Expected, String> {
     let output = match (&case.expect.output, &case.expect.output_file) {
+        (Some(text), _) => Some(text.clone()),
+        (None, Some(file)) => {
+            let path = spec.file(file);
+            Some(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        (None, None) => None,
+    };
+    let normalized = match (
+        &case.expect.output_normalized,
+        &case.expect.output_normalized_file,
+    ) {
         (Some(text), _) => Some(text.clone()),
         (None, Some(file)) => {
             let path = spec.file(file);
@@ -182,7 +194,11 @@ fn expected(spec: &Spec, case: &Case) -> Result<Expected, String> {
         }
         None => None,
     };
-    Ok(Expected { output, frame })
+    Ok(Expected {
+        output,
+        normalized,
+        frame,
+    })
 }
 
 /// Reads the program's files in `program_dir` and decides its ISA (once a submission).
@@ -298,12 +314,13 @@ fn grade(
                 Err(message) => Err(message.clone()),
             };
             let (failures, summary) = match ran {
-                Err(message) => (vec![message], "did not run".to_string()),
+                Err(message) => (vec![one_line(&message)], "did not run".to_string()),
                 Ok((outcome, group)) => {
                     let failures = runner::check(
                         group.machine.machine_ref(),
                         case,
                         want.output.as_deref(),
+                        want.normalized.as_deref(),
                         &outcome,
                         references.get(&case.name).map(Vec::as_slice),
                         want.frame.as_ref(),
@@ -372,6 +389,17 @@ fn reference_outputs(spec: &Spec, scratch: &Path) -> Result<HashMap<String, Vec<
         outputs.insert(case.name.clone(), outcome.output);
     }
     Ok(outputs)
+}
+
+/// A failure as one line: an assembler's report (each error with its source line and caret)
+/// becomes its first error and how many there are.
+fn one_line(message: &str) -> String {
+    let errors: Vec<&str> = message.lines().filter(|l| l.contains(": error:")).collect();
+    match errors.as_slice() {
+        [] => message.lines().next().unwrap_or_default().to_string(),
+        [only] => only.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more errors)", rest.len()),
+    }
 }
 
 /// Grades every submission, `jobs` at a time.
@@ -562,4 +590,20 @@ fn debug_case(spec: &Spec, subs: &[Submission]) -> anyhow::Result<ExitCode> {
     println!("VS Code launch configuration (input and keys included):");
     println!("{}", serde_json::to_string_pretty(&launch)?);
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_assembly_report_is_one_line() {
+        let report = "a.asm:3:5: error: no such register\n  3 | ADD R9\n    ^\na.asm:7:1: error: x\n  7 | y\n2 errors found; nothing was assembled\n";
+        assert_eq!(
+            super::one_line(report),
+            "a.asm:3:5: error: no such register (and 1 more errors)"
+        );
+        assert_eq!(
+            super::one_line("b.asm: No such file\n"),
+            "b.asm: No such file"
+        );
+    }
 }

@@ -49,14 +49,16 @@ impl End {
     }
 }
 
-/// A watched span of memory: units `[first, first + len)` plus `guard` units on each side.
+/// A watched span of memory: units `[first, first + len)`, `before` units below it and
+/// `after` above it guarded.
 #[derive(Debug, Clone)]
 struct Watched {
     first: u64,
     len: u64,
-    guard: u64,
-    /// `(address, word written)` of each write inside the span, in order.
-    writes: Vec<(u64, u32)>,
+    before: u64,
+    after: u64,
+    /// `(address, word before, word after)` of each write inside the span, in order.
+    writes: Vec<(u64, u32, u32)>,
     /// Writes that landed in a guard.
     strays: Vec<u64>,
 }
@@ -156,14 +158,17 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
         let (first, len) = resolve_span(machine, &check.at)?;
         let len = len.unwrap_or(unit);
         let guard = check.guard.unwrap_or(0);
-        let low = first.saturating_sub(guard);
+        let before = check.guard_before.unwrap_or(guard);
+        let after = check.guard_after.unwrap_or(guard);
+        let low = first.saturating_sub(before);
         machine
             .watchpoints()
-            .insert(low, len + (first - low) + guard, WatchKind::Write);
+            .insert(low, len + (first - low) + after, WatchKind::Write);
         watched.push(Watched {
             first,
             len,
-            guard,
+            before,
+            after,
             writes: Vec::new(),
             strays: Vec::new(),
         });
@@ -202,16 +207,16 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
         while let Some(event) = stop.clone() {
             match event {
                 StopEvent::Watch { addr, .. } => {
+                    let word_addr = addr - addr % unit;
+                    let old = machine.peek_word(word_addr).unwrap_or(0);
                     let step = machine.step();
                     executed += 1;
-                    let word_addr = addr - addr % unit;
                     let value = machine.peek_word(word_addr).unwrap_or(0);
                     for w in &mut watched {
                         if (w.first..w.first + w.len).contains(&addr) {
-                            w.writes.push((word_addr, value));
-                        } else if w.guard > 0
-                            && (w.first.saturating_sub(w.guard)..w.first + w.len + w.guard)
-                                .contains(&addr)
+                            w.writes.push((word_addr, old, value));
+                        } else if (w.first.saturating_sub(w.before)..w.first + w.len + w.after)
+                            .contains(&addr)
                         {
                             w.strays.push(addr);
                         }
@@ -268,10 +273,12 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
 
 /// Every check of `case` against `outcome` and the machine after it: the failures, each a
 /// line a student can act on. `reference`: the reference program's output for this case.
+#[allow(clippy::too_many_arguments)]
 pub fn check(
     machine: &dyn Machine,
     case: &Case,
     expect_output: Option<&str>,
+    expect_normalized: Option<&str>,
     outcome: &Outcome,
     reference: Option<&[u8]>,
     frame: Option<&(u32, u32, Vec<u32>)>,
@@ -284,8 +291,11 @@ pub fn check(
             failures.push(first_difference("output", want, &output));
         }
     }
-    if let Some(want) = &e.output_normalized {
-        let (want, got) = (normalize(want), normalize(&output));
+    if let Some(want) = expect_normalized {
+        let (want, got) = (
+            normalize_with(want, e.ignore_case, e.ignore_punctuation),
+            normalize_with(&output, e.ignore_case, e.ignore_punctuation),
+        );
         if want != got {
             failures.push(first_difference("output (normalised)", &want, &got));
         }
@@ -349,10 +359,36 @@ pub fn check(
             WordsOrWord::Word(w) => vec![*w],
             WordsOrWord::Words(ws) => ws.clone(),
         };
-        match resolve_span(machine, place) {
+        let (spot, width) = match place.rsplit_once(':') {
+            Some((spot, "byte")) => (spot, Width::Byte),
+            Some((spot, "half")) => (spot, Width::Half),
+            _ => (place.as_str(), Width::Word),
+        };
+        if width != Width::Word && machine.unit_bytes() != 1 {
+            failures.push(format!(
+                "memory {place}: this machine's memory is words, not bytes"
+            ));
+            continue;
+        }
+        match resolve_span(machine, spot) {
             Err(msg) => failures.push(format!("memory {place}: {msg}")),
             Ok((addr, span)) => {
-                let unit = machine.word_units() as u64;
+                let unit = match width {
+                    Width::Byte => 1,
+                    Width::Half => 2,
+                    Width::Word => machine.word_units() as u64,
+                };
+                let bits = match width {
+                    Width::Byte => 8,
+                    Width::Half => 16,
+                    Width::Word => bits,
+                };
+                let mask = if bits >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << bits) - 1
+                };
+                let same = |want: i64, got: u64| (want as u64 as u32 & mask) == (got as u32 & mask);
                 let count = span.map_or(words.len() as u64, |s| s / unit);
                 if count != words.len() as u64 && count + 1 != words.len() as u64 {
                     failures.push(format!(
@@ -363,7 +399,14 @@ pub fn check(
                 }
                 for (i, &w) in words.iter().enumerate() {
                     let at = addr + i as u64 * unit;
-                    match machine.peek_word(at) {
+                    let read = match width {
+                        Width::Word => machine.peek_word(at),
+                        Width::Byte => machine.debug_read(at),
+                        Width::Half => machine
+                            .debug_read(at)
+                            .and_then(|low| machine.debug_read(at + 1).map(|high| low | high << 8)),
+                    };
+                    match read {
                         Ok(got) if same(w, got as u64) => {}
                         Ok(got) => failures.push(format!(
                             "memory {place}: word {i} ({}) is {} where {w} is expected",
@@ -392,7 +435,12 @@ pub fn check(
         }
     }
     for (check, watched) in case.watch.iter().zip(&outcome.watched) {
-        let values: Vec<u64> = watched.writes.iter().map(|&(_, v)| v as u64).collect();
+        let values: Vec<u64> = watched
+            .writes
+            .iter()
+            .filter(|&&(_, old, new)| !check.changes_only || old != new)
+            .map(|&(_, _, v)| v as u64)
+            .collect();
         if let Some(want) = &check.writes {
             let matches =
                 want.len() == values.len() && want.iter().zip(&values).all(|(&w, &g)| same(w, g));
@@ -415,11 +463,12 @@ pub fn check(
             }
         }
         if let Some(&first) = watched.strays.first() {
+            let n = watched.strays.len();
             failures.push(format!(
-                "a write at {} lands outside {} ({} such writes)",
+                "a write at {} lands outside {} ({n} such write{})",
                 machine.isa().format_addr(first),
                 check.at,
-                watched.strays.len()
+                if n == 1 { "" } else { "s" }
             ));
         }
     }
@@ -484,6 +533,26 @@ fn signed(value: u32, bits: u32) -> String {
     }
 }
 
+/// How wide a memory check's values are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Width {
+    Byte,
+    Half,
+    Word,
+}
+
+/// [`normalize`], then letters in lower case and punctuation dropped, when asked.
+pub fn normalize_with(text: &str, ignore_case: bool, ignore_punctuation: bool) -> String {
+    let mut text = text.to_string();
+    if ignore_case {
+        text = text.to_lowercase();
+    }
+    if ignore_punctuation {
+        text.retain(|c| !c.is_ascii_punctuation());
+    }
+    normalize(&text)
+}
+
 /// Line ends as `\n`, each line's blank space made single spaces and trimmed at the end,
 /// blank lines at the end dropped.
 pub fn normalize(text: &str) -> String {
@@ -500,7 +569,16 @@ pub fn normalize(text: &str) -> String {
 
 /// `what` differs: the first line where it does, both versions.
 pub fn first_difference(what: &str, want: &str, got: &str) -> String {
-    let (mut want_lines, mut got_lines) = (want.split('\n'), got.split('\n'));
+    // A text that ends with a line end has no line after it (not an empty one).
+    let lines = |t: &str| -> Vec<String> {
+        let mut v: Vec<String> = t.split('\n').map(str::to_string).collect();
+        if t.ends_with('\n') {
+            v.pop();
+        }
+        v
+    };
+    let (want_lines, got_lines) = (lines(want), lines(got));
+    let (mut want_lines, mut got_lines) = (want_lines.iter(), got_lines.iter());
     let mut line = 1;
     loop {
         match (want_lines.next(), got_lines.next()) {
@@ -539,6 +617,28 @@ mod tests {
             first_difference("output", "a", "a\nz"),
             "output goes on at line 2: got \"z\""
         );
+    }
+
+    #[test]
+    fn output_that_stops_after_a_line_end_ends_early() {
+        assert_eq!(
+            first_difference("output", "a\nb\n", "a\n"),
+            "output ends early at line 2: expected \"b\""
+        );
+        assert_eq!(
+            first_difference("output", "a\n", "a\nb\n"),
+            "output goes on at line 2: got \"b\""
+        );
+    }
+
+    #[test]
+    fn normalising_may_ignore_case_and_punctuation() {
+        assert_eq!(
+            normalize_with("Player 1 Wins!\r\n", true, true),
+            "player 1 wins"
+        );
+        assert_eq!(normalize_with("A-b", false, true), "Ab");
+        assert_eq!(normalize_with("A-b", true, false), "a-b");
     }
 
     #[test]

@@ -146,6 +146,14 @@ pub struct Expect {
     #[serde(default)]
     pub output_normalized: Option<String>,
     #[serde(default)]
+    pub output_normalized_file: Option<String>,
+    /// With the normalised comparison: letters' case does not matter.
+    #[serde(default)]
+    pub ignore_case: bool,
+    /// With the normalised comparison: punctuation does not matter (it is dropped).
+    #[serde(default)]
+    pub ignore_punctuation: bool,
+    #[serde(default)]
     pub output_contains: Vec<String>,
     #[serde(default)]
     pub output_regex: Option<String>,
@@ -157,7 +165,8 @@ pub struct Expect {
     /// With `exit = "fault"`: text the fault's message contains.
     #[serde(default)]
     pub fault: Option<String>,
-    /// Words at the end: `{ CURRENT_PLAYER = 2, "BOARD[0..3]" = [1, 2, 3], x4000 = 7 }`.
+    /// Words at the end: `{ CURRENT_PLAYER = 2, "BOARD[0..3]" = [1, 2, 3], x4000 = 7 }`; a
+    /// place ending in `:byte` or `:half` compares bytes or halfwords from it (MIPS, SimpleRISC).
     #[serde(default)]
     pub memory: BTreeMap<String, WordsOrWord>,
     /// Registers at the end, by their names (`R0`, `$v0`, `r3`).
@@ -200,9 +209,17 @@ pub struct WatchCheck {
     #[serde(default)]
     pub write_count: Option<Bounds>,
     /// No write lands in the `guard` units just before or after the range: a store past the
-    /// board.
+    /// board. `guard_before` / `guard_after` set one side (a variable kept just before the
+    /// board is not a stray).
     #[serde(default)]
     pub guard: Option<u64>,
+    #[serde(default)]
+    pub guard_before: Option<u64>,
+    #[serde(default)]
+    pub guard_after: Option<u64>,
+    /// Only writes that change the value count (a program may write the same value again).
+    #[serde(default)]
+    pub changes_only: bool,
 }
 
 /// A register read each time the program reaches `label`: `values` in order.
@@ -271,6 +288,11 @@ impl Spec {
             let e = &case.expect;
             if e.output.is_some() && e.output_file.is_some() {
                 return Err(what("give expect.output or expect.output_file, not both"));
+            }
+            if e.output_normalized.is_some() && e.output_normalized_file.is_some() {
+                return Err(what(
+                    "give expect.output_normalized or expect.output_normalized_file, not both",
+                ));
             }
             if e.output_matches_reference && spec.program.reference.is_none() {
                 return Err(what(
