@@ -6,7 +6,8 @@
 //! - [`unwind`]: a `.debug_frame` unwinder over the ELF files our writers emit, standing in for
 //!   gdb's own in tests that must not need gdb;
 //! - [`tools`]: "this test needs program X", which skips when X is missing unless
-//!   `ASMDBG_REQUIRE_TOOLS=1` makes a missing tool a failure.
+//!   `ASMDBG_REQUIRE_TOOLS=1` makes a missing tool a failure;
+//! - [`x64`]: GNU objdump's reading of the machine code the cpus compile.
 //!
 //! Nothing here is used by shipping code; it is a dev-dependency only.
 
@@ -14,5 +15,6 @@ pub mod chunks;
 pub mod corpus;
 pub mod tools;
 pub mod unwind;
+pub mod x64;
 
 pub use tools::require_tool;

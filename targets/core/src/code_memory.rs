@@ -1,9 +1,9 @@
-//! Memory that holds machine code a cpu compiled (its runs or blocks), and the buffer it is
-//! written into first. The code generators live with their cpus; this is what they share.
+//! Memory that holds machine code a cpu compiled (its runs or blocks). The code generators
+//! live with their cpus and write with [`crate::x64`]; this is where their code goes.
 //!
-//! One private anonymous mapping per cpu, readable and executable, made writable only while
-//! code is copied in (never writable and executable at once). Only 64-bit x86 Unix hosts get
-//! one: elsewhere [`CodeMemory::new`] fails and the cpus interpret.
+//! One executable buffer of dynasmrt's per cpu, readable and executable, made writable only
+//! while code is copied in (never writable and executable at once). Only 64-bit x86 Unix hosts
+//! get one: elsewhere [`CodeMemory::new`] fails and the cpus interpret.
 
 /// Whether this host can run the code the cpus compile (x86-64).
 pub const COMPILED_CODE: bool = cfg!(all(target_arch = "x86_64", unix));
@@ -34,8 +34,8 @@ pub fn interpreting() -> bool {
     }
 }
 
-/// Machine code being written: bytes, little-endian immediates, and rel32 jumps patched once
-/// their target is known.
+/// Machine code being written as bytes, for the generators not yet written with [`crate::x64`]
+/// (it goes once none is).
 #[derive(Debug, Default)]
 pub struct CodeBuffer {
     pub code: Vec<u8>,
@@ -183,9 +183,9 @@ impl CompiledCode {
     /// Forgets everything compiled (what it was compiled from changed).
     pub fn clear(&mut self) {
         self.entries.clear();
-        if let Some(memory) = &mut self.memory {
-            memory.reset();
-        }
+        // The code goes with its buffer (dynasmrt's only grows): a new one is mapped when
+        // something compiles again.
+        self.memory = None;
     }
 
     /// The address of the code for `key`, compiled from `emit` on the entry after
@@ -254,86 +254,58 @@ impl CompiledCode {
 
 #[cfg(all(target_arch = "x86_64", unix))]
 mod mapping {
+    use dynasmrt::DynasmApi;
+
     /// Room for some 200,000 compiled instructions (address space only until written); what
-    /// does not fit stays interpreted.
+    /// does not fit stays interpreted. Mapped whole at once, so that the buffer never moves
+    /// (dynasmrt moves it to grow it) and code keeps its address until the memory is dropped.
     const SIZE: usize = 4 << 20;
 
     pub struct CodeMemory {
-        base: *mut u8,
+        assembler: dynasmrt::x64::Assembler,
+        /// Where the buffer starts.
+        base: usize,
         used: usize,
     }
 
-    // SAFETY: the mapping is owned by this value alone and changed only through `&mut self`.
-    unsafe impl Send for CodeMemory {}
-    // SAFETY: `&self` only hands out addresses of code already written.
-    unsafe impl Sync for CodeMemory {}
-
     impl CodeMemory {
         pub fn new() -> std::io::Result<CodeMemory> {
-            // SAFETY: a fresh private anonymous mapping; no memory of the process is touched.
-            let base = unsafe {
-                libc::mmap(
-                    std::ptr::null_mut(),
-                    SIZE,
-                    libc::PROT_READ | libc::PROT_EXEC,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                    -1,
-                    0,
-                )
-            };
-            if base == libc::MAP_FAILED {
-                return Err(std::io::Error::last_os_error());
-            }
+            let assembler = dynasmrt::x64::Assembler::new_with_capacity(SIZE)?;
+            let base = assembler.reader().lock().as_ptr() as usize;
             Ok(CodeMemory {
-                base: base.cast(),
+                assembler,
+                base,
                 used: 0,
             })
-        }
-
-        /// Forgets all code: whoever kept offsets into it must have dropped them.
-        pub fn reset(&mut self) {
-            self.used = 0;
-        }
-
-        /// Changes the protection of the pages that hold `offset..end`.
-        fn protect(&self, offset: usize, end: usize, prot: libc::c_int) -> bool {
-            const PAGE: usize = 4096;
-            let first = offset / PAGE * PAGE;
-            let len = end.next_multiple_of(PAGE) - first;
-            // SAFETY: whole pages inside the mapping `new` made.
-            unsafe { libc::mprotect(self.base.add(first).cast(), len, prot) == 0 }
         }
 
         /// Copies `code` in at a 16-byte boundary; its offset, or None when full.
         pub fn add(&mut self, code: &[u8]) -> Option<usize> {
             let offset = self.used.next_multiple_of(16);
             let end = offset + code.len();
-            if end > SIZE || !self.protect(offset, end, libc::PROT_READ | libc::PROT_WRITE) {
+            if end > SIZE {
                 return None;
             }
-            // SAFETY: `offset + code.len()` is inside the mapping, now writable; no code of
-            // it runs while `&mut self` is held.
-            unsafe {
-                std::ptr::copy_nonoverlapping(code.as_ptr(), self.base.add(offset), code.len())
-            };
-            if !self.protect(offset, end, libc::PROT_READ | libc::PROT_EXEC) {
-                return None;
-            }
+            // int3 between functions: never run.
+            self.assembler.align(16, 0xCC);
+            debug_assert_eq!(self.assembler.offset().0, offset);
+            self.assembler.extend(code);
+            // The code has no relocations of the buffer's: committing only copies it in,
+            // between two protection changes.
+            self.assembler.commit().ok()?;
+            debug_assert_eq!(
+                self.assembler.reader().lock().as_ptr() as usize,
+                self.base,
+                "the buffer moved"
+            );
             self.used = end;
             Some(offset)
         }
 
-        /// The address of the code at `offset`, which `add` returned since the last `reset`.
+        /// The address of the code at `offset`, which `add` returned.
         pub fn entry(&self, offset: usize) -> *const u8 {
             assert!(offset < self.used, "code offset {offset} was never written");
-            self.base.wrapping_add(offset)
-        }
-    }
-
-    impl Drop for CodeMemory {
-        fn drop(&mut self) {
-            // SAFETY: the mapping `new` made, unmapped once.
-            unsafe { libc::munmap(self.base.cast(), SIZE) };
+            (self.base + offset) as *const u8
         }
     }
 }
@@ -348,9 +320,6 @@ mod mapping {
             Err(std::io::Error::other(
                 "compiled code needs an x86-64 Unix host",
             ))
-        }
-        pub fn reset(&mut self) {
-            match *self {}
         }
         pub fn add(&mut self, _: &[u8]) -> Option<usize> {
             match *self {}
@@ -374,14 +343,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn code_added_runs_and_a_reset_starts_over() {
+    fn code_added_runs_at_16_byte_boundaries() {
         let mut memory = CodeMemory::new().unwrap();
-        // mov eax, 42; ret
-        let first = memory.add(&[0xB8, 42, 0, 0, 0, 0xC3]).unwrap();
-        // mov eax, edi; add eax, 1; ret
-        let second = memory.add(&[0x89, 0xF8, 0x83, 0xC0, 0x01, 0xC3]).unwrap();
+        let mut ops = crate::x64::ops();
+        crate::x64!(ops; mov eax, 42; ret);
+        let first = memory.add(&crate::x64::finish(ops)).unwrap();
+        let mut ops = crate::x64::ops();
+        crate::x64!(ops; lea eax, [rdi + 1]; ret);
+        let second = memory.add(&crate::x64::finish(ops)).unwrap();
         assert_eq!((first, second), (0, 16));
-        // SAFETY: both are whole functions of the sysv64 ABI written above.
+        // SAFETY: both are whole functions of the sysv64 ABI written above, in `memory`,
+        // which lives until after the calls.
         let (f, g) = unsafe {
             (
                 std::mem::transmute::<*const u8, extern "sysv64" fn() -> u32>(memory.entry(first)),
@@ -391,8 +363,7 @@ mod tests {
             )
         };
         assert_eq!((f(), g(7)), (42, 8));
-        memory.reset();
-        assert_eq!(memory.add(&[0xC3]), Some(0));
+        assert_eq!(memory.add(&[0; 4 << 20]), None, "past the room there is");
     }
 
     #[test]
@@ -401,7 +372,9 @@ mod tests {
         let mut emitted = 0;
         let mut emit = || {
             emitted += 1;
-            Some(vec![0xC3])
+            let mut ops = crate::x64::ops();
+            crate::x64!(ops; ret);
+            Some(crate::x64::finish(ops))
         };
         for _ in 0..ENTRIES_BEFORE_COMPILING {
             assert_eq!(
@@ -427,17 +400,5 @@ mod tests {
         }
         assert!(compiled.get(3, &mut emit).is_some());
         assert_eq!(emitted, 2);
-    }
-
-    #[test]
-    fn jumps_are_patched_relative_to_their_end() {
-        let mut buffer = CodeBuffer::default();
-        buffer.bytes(&[0x90]);
-        let at = buffer.jump_if(0x85);
-        buffer.patch(at, 0);
-        assert_eq!(buffer.code, [0x90, 0x0F, 0x85, 0xF9, 0xFF, 0xFF, 0xFF]);
-        let at = buffer.jump();
-        buffer.patch(at, 1);
-        assert_eq!(buffer.code[7..], [0xE9, 0xF5, 0xFF, 0xFF, 0xFF]);
     }
 }

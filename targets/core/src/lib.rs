@@ -26,6 +26,7 @@ pub mod rate;
 pub mod snapshot;
 pub mod symbols;
 pub mod word_bytes;
+pub mod x64;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};

@@ -14,7 +14,9 @@
 //!
 //! The code lives as long as the blocks: [`super::blocks::BlockCache::flush`] clears both.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledFn};
+use asmdbg_core::code_memory::CompiledFn;
+use asmdbg_core::x64;
+use asmdbg_core::x64::{DynamicLabel, EarlyExits, Ops, Rq};
 
 use super::blocks::{AccessMap, Block, Op, Reg, Tail};
 
@@ -54,45 +56,71 @@ impl Context {
 pub(super) type BlockFn = CompiledFn<Context>;
 
 /// Offsets in [`Context`].
-const LAST: u8 = 16;
-const MEM: u8 = 24;
-const ACCESS: u8 = 32;
-const MAX_ROUNDS: u8 = 40;
-
-/// Host registers by their x86 number.
-type Host = u8;
-const RAX: Host = 0;
-const RCX: Host = 1;
-const RDX: Host = 2;
-const RBX: Host = 3;
-const RBP: Host = 5;
-const R8: Host = 8;
-const R10: Host = 10;
-const R12: Host = 12;
-const R13: Host = 13;
-const R14: Host = 14;
-const R15: Host = 15;
+const LAST: i8 = 16;
+const MEM: i8 = 24;
+const ACCESS: i8 = 32;
+const MAX_ROUNDS: i8 = 40;
 
 /// The host registers guest registers live in while the code runs, taken in this order by the
-/// guest registers a block uses. The others: `rdi` the [`Context`], `rsi` the rounds left,
-/// `r9` the access map, `r10` the condition codes' value (wherever they are not in a guest
-/// register), `r11` memory, `eax` and `edx` scratch (`edx` the outcome's `next` at the end).
-const POOL: [Host; 8] = [RCX, R8, RBX, RBP, R12, R13, R14, R15];
+/// guest registers a block uses. The others: `rdi` the [`Context`], `rsi` the rounds left
+/// (counted down from `max_rounds`: `r8` holds a guest register here), `r9` the access map,
+/// `r10` the condition codes' value (wherever they are not in a guest register), `r11`
+/// memory, `eax` and `edx` scratch (`edx` the outcome's `next` at the end).
+const POOL: [Rq; 8] = [
+    Rq::RCX,
+    Rq::R8,
+    Rq::RBX,
+    Rq::RBP,
+    Rq::R12,
+    Rq::R13,
+    Rq::R14,
+    Rq::R15,
+];
 
 /// Whether the SysV ABI has the callee keep `host` (then the code saves it).
-fn callee_saved(host: Host) -> bool {
-    matches!(host, RBX | RBP | R12 | R13 | R14 | R15)
+fn callee_saved(host: Rq) -> bool {
+    matches!(
+        host,
+        Rq::RBX | Rq::RBP | Rq::R12 | Rq::R13 | Rq::R14 | Rq::R15
+    )
 }
 
-/// x86 condition codes after `test value, value`, by the BR condition they are taken on.
-fn condition(nzp: u16) -> u8 {
-    match nzp {
-        4 => 0x8, // n: s
-        2 => 0x4, // z: e
-        1 => 0xF, // p: g (not zero, not negative)
-        6 => 0xE, // nz: le
-        5 => 0x5, // np: ne
-        _ => 0x9, // zp: ns
+/// An x86 condition after `test value, value`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cond {
+    /// Negative.
+    S,
+    /// Zero.
+    E,
+    /// Not zero, not negative.
+    G,
+    Le,
+    Ne,
+    Ns,
+}
+
+impl Cond {
+    /// The condition a BR is taken on.
+    fn of(nzp: u16) -> Cond {
+        match nzp {
+            4 => Cond::S,
+            2 => Cond::E,
+            1 => Cond::G,
+            6 => Cond::Le,
+            5 => Cond::Ne,
+            _ => Cond::Ns,
+        }
+    }
+
+    fn not(self) -> Cond {
+        match self {
+            Cond::S => Cond::Ns,
+            Cond::E => Cond::Ne,
+            Cond::G => Cond::Le,
+            Cond::Le => Cond::G,
+            Cond::Ne => Cond::E,
+            Cond::Ns => Cond::S,
+        }
     }
 }
 
@@ -105,21 +133,24 @@ pub(super) fn emit(block: &Block, ops: &[Op]) -> Vec<u8> {
             host[r.index()] = next.next().copied();
         }
     }
+    let mut code = x64::ops();
+    let exit = code.new_dynamic_label();
+    let top = code.new_dynamic_label();
     let mut e = Emitter {
-        x: CodeBuffer::default(),
+        ops: code,
         host,
-        cc: R10,
-        early: Vec::new(),
-        to_exit: Vec::new(),
+        cc: Rq::R10,
+        early: EarlyExits::default(),
+        exit,
     };
     e.prologue();
-    let top = e.x.here();
+    x64!(e.ops; =>top);
     for (k, op) in ops.iter().enumerate() {
         e.op(k, *op);
     }
     e.tail(block, top);
     e.exit();
-    e.x.code
+    x64::finish(e.ops)
 }
 
 /// The guest registers `block` reads or writes, in the order they first appear.
@@ -149,17 +180,24 @@ fn used(block: &Block, ops: &[Op]) -> Vec<Reg> {
     used
 }
 
+/// AND or ADD.
+#[derive(Debug, Clone, Copy)]
+enum Alu {
+    Add,
+    And,
+}
+
 struct Emitter {
-    x: CodeBuffer,
+    ops: Ops,
     /// The host register of each guest register the block uses.
-    host: [Option<Host>; 8],
+    host: [Option<Rq>; 8],
     /// The host register that holds the condition codes' value at this point of the code:
     /// the destination of the last instruction that set them, or `r10`.
-    cc: Host,
-    /// Jumps that leave before op `k`, with where the condition codes' value was.
-    early: Vec<(usize, usize, Host)>,
-    /// Jumps to the common exit.
-    to_exit: Vec<usize>,
+    cc: Rq,
+    /// The jumps that leave before an op, with where the condition codes' value was.
+    early: EarlyExits<Rq>,
+    /// The common exit.
+    exit: DynamicLabel,
 }
 
 /// The masks a load's and a store's address is tested with in the [`AccessMap`].
@@ -167,18 +205,18 @@ const LOAD: u8 = AccessMap::NOT_PLAIN;
 const STORE: u8 = AccessMap::NOT_PLAIN | AccessMap::CODE;
 
 impl Emitter {
-    fn h(&self, r: Reg) -> Host {
+    fn h(&self, r: Reg) -> Rq {
         self.host[r.index()].expect("every register the block uses has a host register")
     }
 
     /// The guest registers held in host registers, with their offset in the context.
-    fn held(&self) -> Vec<(u8, Host)> {
+    fn held(&self) -> Vec<(i8, Rq)> {
         (0..8)
-            .filter_map(|i| Some((i as u8 * 2, self.host[i]?)))
+            .filter_map(|i| Some((i as i8 * 2, self.host[i]?)))
             .collect()
     }
 
-    fn saved(&self) -> Vec<Host> {
+    fn saved(&self) -> Vec<Rq> {
         self.held()
             .into_iter()
             .map(|(_, h)| h)
@@ -188,165 +226,166 @@ impl Emitter {
 
     fn prologue(&mut self) {
         for h in self.saved() {
-            push(&mut self.x, h);
+            x64!(self.ops; push Rq(h));
         }
-        // mov [rdi + MAX_ROUNDS], rsi; mov r10d, [rdi + LAST]; mov r11, [rdi + MEM];
-        // mov r9, [rdi + ACCESS]
-        self.x
-            .bytes(&[0x48, 0x89, 0x77, MAX_ROUNDS, 0x44, 0x8B, 0x57, LAST]);
-        self.x
-            .bytes(&[0x4C, 0x8B, 0x5F, MEM, 0x4C, 0x8B, 0x4F, ACCESS]);
+        x64!(self.ops
+            ; mov [BYTE context + MAX_ROUNDS], max_rounds
+            ; mov r10d, [BYTE context + LAST]
+            ; mov r11, [BYTE context + MEM]
+            ; mov r9, [BYTE context + ACCESS]
+        );
         for (offset, h) in self.held() {
-            // movzx h, word [rdi + offset]
-            rex(&mut self.x, false, h, 0);
-            self.x.bytes(&[0x0F, 0xB7, 0x47 | ((h & 7) << 3), offset]);
+            x64!(self.ops; movzx Rd(h), WORD [BYTE context + offset]);
         }
     }
 
     /// The common exit: everything back into the context, `rax` the rounds completed (`rdx`
-    /// already holds `next`).
+    /// already holds `next`); then the stubs that leave early, which jump to it.
     fn exit(&mut self) {
-        let exit = self.x.here();
-        for jump in std::mem::take(&mut self.to_exit) {
-            self.x.patch(jump, exit);
-        }
-        // mov [rdi + LAST], r10d
-        self.x.bytes(&[0x44, 0x89, 0x57, LAST]);
+        let exit = self.exit;
+        x64!(self.ops
+            ; =>exit
+            ; mov [BYTE context + LAST], r10d
+        );
         for (offset, h) in self.held() {
-            // mov word [rdi + offset], h
-            self.x.bytes(&[0x66]);
-            rex(&mut self.x, false, h, 0);
-            self.x.bytes(&[0x89, 0x47 | ((h & 7) << 3), offset]);
+            x64!(self.ops; mov WORD [BYTE context + offset], Rw(h));
         }
-        // mov rax, [rdi + MAX_ROUNDS]; sub rax, rsi
-        self.x
-            .bytes(&[0x48, 0x8B, 0x47, MAX_ROUNDS, 0x48, 0x29, 0xF0]);
+        x64!(self.ops
+            ; mov rax, [BYTE context + MAX_ROUNDS]
+            ; sub rax, max_rounds
+        );
         for h in self.saved().into_iter().rev() {
-            pop(&mut self.x, h);
+            x64!(self.ops; pop Rq(h));
         }
-        self.x.bytes(&[0xC3]);
-        for (jump, k, cc) in std::mem::take(&mut self.early) {
-            self.x.leave_early(jump, k);
-            if cc != R10 {
-                mov(&mut self.x, R10, cc);
+        x64!(self.ops; ret);
+        std::mem::take(&mut self.early).write(&mut self.ops, |ops, cc| {
+            if cc != Rq::R10 {
+                x64!(ops; mov r10d, Rd(cc));
             }
-            let to_exit = self.x.jump();
-            self.x.patch(to_exit, exit);
-        }
+            x64!(ops; jmp =>exit);
+        });
     }
 
     /// The condition codes' value into `r10`, where the exits and the next round expect it.
     fn cc_to_r10(&mut self) {
-        if self.cc != R10 {
-            mov(&mut self.x, R10, self.cc);
-            self.cc = R10;
+        if self.cc != Rq::R10 {
+            x64!(self.ops; mov r10d, Rd(self.cc));
+            self.cc = Rq::R10;
         }
     }
 
     /// Before `h` is written by an instruction that does not set the condition codes.
-    fn keep_cc_from(&mut self, h: Host) {
+    fn keep_cc_from(&mut self, h: Rq) {
         if self.cc == h {
             self.cc_to_r10();
         }
     }
 
-    /// `d = a op b` (op: 0x01 add, 0x21 and), with `d` setting the condition codes.
-    fn alu(&mut self, opcode: u8, d: Host, a: Host, b: Host) {
+    /// `d op= s`
+    fn alu_rr(&mut self, alu: Alu, d: Rq, s: Rq) {
+        match alu {
+            Alu::Add => x64!(self.ops; add Rd(d), Rd(s)),
+            Alu::And => x64!(self.ops; and Rd(d), Rd(s)),
+        }
+    }
+
+    /// `d = a op b`, with `d` setting the condition codes.
+    fn alu(&mut self, alu: Alu, d: Rq, a: Rq, b: Rq) {
         if d == a {
-            alu_rr(&mut self.x, opcode, d, b);
+            self.alu_rr(alu, d, b);
         } else if d == b {
-            alu_rr(&mut self.x, opcode, d, a);
+            self.alu_rr(alu, d, a);
         } else {
-            mov(&mut self.x, d, a);
-            alu_rr(&mut self.x, opcode, d, b);
+            x64!(self.ops; mov Rd(d), Rd(a));
+            self.alu_rr(alu, d, b);
         }
         self.cc = d;
     }
 
-    /// `d = a op imm` (ext: 0 add, 4 and), with `d` setting the condition codes.
-    fn alu_imm(&mut self, ext: u8, d: Host, a: Host, imm: u16) {
+    /// `d = a op imm`, with `d` setting the condition codes.
+    fn alu_imm(&mut self, alu: Alu, d: Rq, a: Rq, imm: u16) {
         if d != a {
-            mov(&mut self.x, d, a);
+            x64!(self.ops; mov Rd(d), Rd(a));
         }
-        rex(&mut self.x, false, 0, d);
-        self.x.bytes(&[0x81, 0xC0 | (ext << 3) | (d & 7)]);
-        self.x.u32(imm.into());
+        let imm = i32::from(imm);
+        match alu {
+            Alu::Add => x64!(self.ops; add Rd(d), DWORD imm),
+            Alu::And => x64!(self.ops; and Rd(d), DWORD imm),
+        }
         self.cc = d;
     }
 
-    /// Leaves before op `k` unless the address in `eax` passes `mask` in the access map:
-    /// `test byte [r9 + rax], mask; jnz`.
+    /// Leaves before op `k` unless the address in `eax` passes `mask` in the access map.
     fn check(&mut self, k: usize, mask: u8) {
-        self.x.bytes(&[0x41, 0xF6, 0x04, 0x01, mask]);
-        let jump = self.x.jump_if(0x85);
-        self.early.push((jump, k, self.cc));
+        let stub = self.early.before(&mut self.ops, k, self.cc);
+        x64!(self.ops
+            ; test BYTE [r9 + rax], mask as i8
+            ; jnz =>stub
+        );
     }
 
     /// `eax = (base + offset) & 0xffff`
     fn address(&mut self, base: Reg, offset: u16) {
         let b = self.h(base);
         if offset != 0 {
-            // lea eax, [b + offset]
-            rex(&mut self.x, false, 0, b);
-            self.x.bytes(&[0x8D, 0x80 | (b & 7)]);
-            if b & 7 == 4 {
-                self.x.bytes(&[0x24]);
-            }
-            self.x.u32(offset.into());
-            movzx16(&mut self.x, RAX, RAX);
+            x64!(self.ops
+                ; lea eax, [DWORD Rq(b) + i32::from(offset)]
+                ; movzx eax, ax
+            );
         } else {
-            movzx16(&mut self.x, RAX, b);
+            x64!(self.ops; movzx eax, Rw(b));
         }
     }
 
-    /// `d = mem[eax]`: movzx d, word [r11 + rax*2]
-    fn load(&mut self, d: Host) {
-        rex(&mut self.x, false, d, 11);
-        self.x.bytes(&[0x0F, 0xB7, 0x04 | ((d & 7) << 3), 0x43]);
+    /// `d = mem[eax]`
+    fn load(&mut self, d: Rq) {
+        x64!(self.ops; movzx Rd(d), WORD [r11 + rax * 2]);
     }
 
-    /// `mem[eax] = s`: mov word [r11 + rax*2], s
-    fn store(&mut self, s: Host) {
-        self.x.bytes(&[0x66]);
-        rex(&mut self.x, false, s, 11);
-        self.x.bytes(&[0x89, 0x04 | ((s & 7) << 3), 0x43]);
+    /// `mem[eax] = s`
+    fn store(&mut self, s: Rq) {
+        x64!(self.ops; mov WORD [r11 + rax * 2], Rw(s));
+    }
+
+    /// `d = value`
+    fn mov_imm(&mut self, d: Rq, value: u16) {
+        x64!(self.ops; mov Rd(d), DWORD i32::from(value));
     }
 
     fn op(&mut self, k: usize, op: Op) {
         match op {
-            Op::AddReg { dr, sr1, sr2 } => self.alu(0x01, self.h(dr), self.h(sr1), self.h(sr2)),
-            Op::AddImm { dr, sr1, imm } => self.alu_imm(0, self.h(dr), self.h(sr1), imm),
-            Op::AndReg { dr, sr1, sr2 } => self.alu(0x21, self.h(dr), self.h(sr1), self.h(sr2)),
-            Op::AndImm { dr, sr1, imm } => self.alu_imm(4, self.h(dr), self.h(sr1), imm),
+            Op::AddReg { dr, sr1, sr2 } => self.alu(Alu::Add, self.h(dr), self.h(sr1), self.h(sr2)),
+            Op::AddImm { dr, sr1, imm } => self.alu_imm(Alu::Add, self.h(dr), self.h(sr1), imm),
+            Op::AndReg { dr, sr1, sr2 } => self.alu(Alu::And, self.h(dr), self.h(sr1), self.h(sr2)),
+            Op::AndImm { dr, sr1, imm } => self.alu_imm(Alu::And, self.h(dr), self.h(sr1), imm),
             Op::Not { dr, sr } => {
                 let (d, a) = (self.h(dr), self.h(sr));
                 if d != a {
-                    mov(&mut self.x, d, a);
+                    x64!(self.ops; mov Rd(d), Rd(a));
                 }
-                rex(&mut self.x, false, 0, d);
-                self.x.bytes(&[0xF7, 0xD0 | (d & 7)]);
+                x64!(self.ops; not Rd(d));
                 self.cc = d;
             }
             Op::Lea { dr, value } => {
                 let d = self.h(dr);
                 self.keep_cc_from(d);
-                mov_imm(&mut self.x, d, value);
+                self.mov_imm(d, value);
             }
             Op::LeaCc { dr, value } => {
                 let d = self.h(dr);
-                mov_imm(&mut self.x, d, value);
+                self.mov_imm(d, value);
                 self.cc = d;
             }
             Op::Ld { dr, addr } => {
-                mov_imm(&mut self.x, RAX, addr);
+                self.mov_imm(Rq::RAX, addr);
                 self.check(k, LOAD);
                 self.load(self.h(dr));
                 self.cc = self.h(dr);
             }
             Op::Ldi { dr, addr } => {
-                mov_imm(&mut self.x, RAX, addr);
+                self.mov_imm(Rq::RAX, addr);
                 self.check(k, LOAD);
-                self.load(RAX);
+                self.load(Rq::RAX);
                 self.check(k, LOAD);
                 self.load(self.h(dr));
                 self.cc = self.h(dr);
@@ -358,14 +397,14 @@ impl Emitter {
                 self.cc = self.h(dr);
             }
             Op::St { sr, addr } => {
-                mov_imm(&mut self.x, RAX, addr);
+                self.mov_imm(Rq::RAX, addr);
                 self.check(k, STORE);
                 self.store(self.h(sr));
             }
             Op::Sti { sr, addr } => {
-                mov_imm(&mut self.x, RAX, addr);
+                self.mov_imm(Rq::RAX, addr);
                 self.check(k, LOAD);
-                self.load(RAX);
+                self.load(Rq::RAX);
                 self.check(k, STORE);
                 self.store(self.h(sr));
             }
@@ -377,157 +416,160 @@ impl Emitter {
         }
     }
 
-    /// `test cc, cc` (16 bits): the flags of the condition codes' value.
+    /// The flags of the condition codes' value (16 bits).
     fn test_cc(&mut self) {
         let c = self.cc;
-        self.x.bytes(&[0x66]);
-        rex(&mut self.x, false, c, c);
-        self.x.bytes(&[0x85, 0xC0 | ((c & 7) << 3) | (c & 7)]);
+        x64!(self.ops; test Rw(c), Rw(c));
+    }
+
+    /// `eax = edx` if `cond` holds.
+    fn cmov(&mut self, cond: Cond) {
+        match cond {
+            Cond::S => x64!(self.ops; cmovs eax, edx),
+            Cond::E => x64!(self.ops; cmove eax, edx),
+            Cond::G => x64!(self.ops; cmovg eax, edx),
+            Cond::Le => x64!(self.ops; cmovle eax, edx),
+            Cond::Ne => x64!(self.ops; cmovne eax, edx),
+            Cond::Ns => x64!(self.ops; cmovns eax, edx),
+        }
+    }
+
+    /// Jumps to `to` if `cond` holds.
+    fn jump_if(&mut self, cond: Cond, to: DynamicLabel) {
+        match cond {
+            Cond::S => x64!(self.ops; js =>to),
+            Cond::E => x64!(self.ops; je =>to),
+            Cond::G => x64!(self.ops; jg =>to),
+            Cond::Le => x64!(self.ops; jle =>to),
+            Cond::Ne => x64!(self.ops; jne =>to),
+            Cond::Ns => x64!(self.ops; jns =>to),
+        }
     }
 
     /// The control transfer and the end of the round.
-    fn tail(&mut self, block: &Block, top: usize) {
+    fn tail(&mut self, block: &Block, top: DynamicLabel) {
         let (start, after) = (block.start, block.after);
         match block.tail {
-            Tail::Next => mov_imm(&mut self.x, RAX, after),
+            Tail::Next => self.mov_imm(Rq::RAX, after),
             Tail::Br { nzp, target } => match nzp & 7 {
-                0 => mov_imm(&mut self.x, RAX, after),
-                7 => mov_imm(&mut self.x, RAX, target),
+                0 => self.mov_imm(Rq::RAX, after),
+                7 => self.mov_imm(Rq::RAX, target),
                 nzp if target == start && after != start => {
-                    return self.self_loop(condition(nzp), start, after, top);
+                    return self.self_loop(Cond::of(nzp), start, after, top);
                 }
                 nzp => {
-                    // mov eax, after; mov edx, target; cmovcc eax, edx
                     self.test_cc();
-                    mov_imm(&mut self.x, RAX, after);
-                    mov_imm(&mut self.x, RDX, target);
-                    self.x.bytes(&[0x0F, 0x40 | condition(nzp), 0xC2]);
+                    self.mov_imm(Rq::RAX, after);
+                    self.mov_imm(Rq::RDX, target);
+                    self.cmov(Cond::of(nzp));
                 }
             },
             Tail::Jmp { base } => {
                 let b = self.h(base);
-                movzx16(&mut self.x, RAX, b);
+                x64!(self.ops; movzx eax, Rw(b));
             }
             Tail::Jsr { target } => {
                 let link = self.h(Reg::R7);
                 self.keep_cc_from(link);
-                mov_imm(&mut self.x, link, after);
-                mov_imm(&mut self.x, RAX, target);
+                self.mov_imm(link, after);
+                self.mov_imm(Rq::RAX, target);
             }
             Tail::Jsrr { base } => {
                 // The target first: JSRR R7 jumps to R7's old value.
                 let b = self.h(base);
-                movzx16(&mut self.x, RAX, b);
+                x64!(self.ops; movzx eax, Rw(b));
                 let link = self.h(Reg::R7);
                 self.keep_cc_from(link);
-                mov_imm(&mut self.x, link, after);
+                self.mov_imm(link, after);
             }
         }
-        // The PC after the round is in eax. dec rsi; cmp eax, start; jne exit; test rsi, rsi;
-        // jnz top; exit: mov edx, eax
+        // The PC after the round is in `pc`; `max_rounds` counts the rounds left.
         self.cc_to_r10();
-        self.x.bytes(&[0x48, 0xFF, 0xCE, 0x3D]);
-        self.x.u32(start.into());
-        let other = self.x.jump_if(0x85);
-        self.x.bytes(&[0x48, 0x85, 0xF6]);
-        let again = self.x.jump_if(0x85);
-        self.x.patch(again, top);
-        let here = self.x.here();
-        self.x.patch(other, here);
-        self.x.bytes(&[0x89, 0xC2]);
+        x64!(self.ops
+            ; dec max_rounds
+            ; cmp pc, DWORD i32::from(start)
+            ; jne >exit
+            ; test max_rounds, max_rounds
+            ; jnz =>top
+            ; exit:
+            ; mov next_d, pc
+        );
     }
 
-    /// The end of a block that branches back to its start on condition `taken` (x86 `cc`):
-    /// two fused compare-and-branch pairs a round.
-    fn self_loop(&mut self, taken: u8, start: u16, after: u16, top: usize) {
+    /// The end of a block that branches back to its start on condition `taken`: two fused
+    /// compare-and-branch pairs a round.
+    fn self_loop(&mut self, taken: Cond, start: u16, after: u16, top: DynamicLabel) {
         self.test_cc();
         self.cc_to_r10();
-        // j!taken fall; dec rsi; jnz top; mov edx, start; jmp exit; fall: dec rsi;
-        // mov edx, after
-        let fall = self.x.jump_if(0x80 | (taken ^ 1));
-        self.x.bytes(&[0x48, 0xFF, 0xCE]);
-        let again = self.x.jump_if(0x85);
-        self.x.patch(again, top);
-        mov_imm(&mut self.x, RDX, start);
-        let jump = self.x.jump();
-        self.to_exit.push(jump);
-        let here = self.x.here();
-        self.x.patch(fall, here);
-        self.x.bytes(&[0x48, 0xFF, 0xCE]);
-        mov_imm(&mut self.x, RDX, after);
+        let fall = self.ops.new_dynamic_label();
+        self.jump_if(taken.not(), fall);
+        let exit = self.exit;
+        x64!(self.ops
+            ; dec max_rounds
+            ; jnz =>top
+            ; mov next_d, DWORD i32::from(start)
+            ; jmp =>exit
+            ; =>fall
+            ; dec max_rounds
+            ; mov next_d, DWORD i32::from(after)
+        );
     }
-}
-
-/// A REX prefix for `reg` (ModRM's reg field) and `rm` (its r/m or base field), if needed.
-fn rex(x: &mut CodeBuffer, wide: bool, reg: Host, rm: Host) {
-    let rex = 0x40 | (u8::from(wide) << 3) | ((reg >> 3) << 2) | (rm >> 3);
-    if rex != 0x40 {
-        x.bytes(&[rex]);
-    }
-}
-
-/// mov d, s (32 bits)
-fn mov(x: &mut CodeBuffer, d: Host, s: Host) {
-    alu_rr(x, 0x89, d, s);
-}
-
-/// `opcode d, s` of the `r/m32, r32` form (0x01 add, 0x21 and, 0x89 mov)
-fn alu_rr(x: &mut CodeBuffer, opcode: u8, d: Host, s: Host) {
-    rex(x, false, s, d);
-    x.bytes(&[opcode, 0xC0 | ((s & 7) << 3) | (d & 7)]);
-}
-
-/// mov d, value (32 bits)
-fn mov_imm(x: &mut CodeBuffer, d: Host, value: u16) {
-    rex(x, false, 0, d);
-    x.bytes(&[0xB8 | (d & 7)]);
-    x.u32(value.into());
-}
-
-/// movzx d, s (the low 16 bits of `s`)
-fn movzx16(x: &mut CodeBuffer, d: Host, s: Host) {
-    rex(x, false, d, s);
-    x.bytes(&[0x0F, 0xB7, 0xC0 | ((d & 7) << 3) | (s & 7)]);
-}
-
-fn push(x: &mut CodeBuffer, h: Host) {
-    rex(x, false, 0, h);
-    x.bytes(&[0x50 | (h & 7)]);
-}
-
-fn pop(x: &mut CodeBuffer, h: Host) {
-    rex(x, false, 0, h);
-    x.bytes(&[0x58 | (h & 7)]);
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::blocks::BlockCache;
     use super::*;
+    use asmdbg_core::BreakpointBitmap;
 
-    /// The encodings against what an assembler gives for them (GNU as, Intel syntax).
+    /// Blocks in every form read back from GNU objdump as the instructions written: the
+    /// dynamic registers (REX bits, r12 and r13 as bases) and the conditions.
     #[test]
-    fn encodings_match_the_assembler() {
-        let cases: Vec<(Box<dyn Fn(&mut CodeBuffer)>, &[u8])> = vec![
-            (Box::new(|x| mov(x, R8, RCX)), &[0x41, 0x89, 0xC8]), // mov r8d, ecx
-            (Box::new(|x| mov(x, R10, R15)), &[0x45, 0x89, 0xFA]), // mov r10d, r15d
-            (Box::new(|x| alu_rr(x, 0x01, RBX, R12)), &[0x44, 0x01, 0xE3]), // add ebx, r12d
-            (Box::new(|x| alu_rr(x, 0x21, RCX, RBP)), &[0x21, 0xE9]), // and ecx, ebp
-            (
-                Box::new(|x| mov_imm(x, R13, 0x3000)),
-                &[0x41, 0xBD, 0, 0x30, 0, 0],
-            ), // mov r13d, 0x3000
-            (
-                Box::new(|x| movzx16(x, RAX, R14)),
-                &[0x41, 0x0F, 0xB7, 0xC6],
-            ), // movzx eax, r14w
-            (Box::new(|x| movzx16(x, RAX, RAX)), &[0x0F, 0xB7, 0xC0]), // movzx eax, ax
-            (Box::new(|x| push(x, R12)), &[0x41, 0x54]),
-            (Box::new(|x| pop(x, RBX)), &[0x5B]),
-        ];
-        for (i, (emit, expected)) in cases.iter().enumerate() {
-            let mut x = CodeBuffer::default();
-            emit(&mut x);
-            assert_eq!(x.code, *expected, "case {i}");
+    fn blocks_read_back_as_written() {
+        // x3000: ADD R0, R1, R2; AND R3, R3, #-16; LDR R4, R4, #3; STR R5, R4, #0;
+        // NOT R6, R5; BRnp x3000
+        let mut mem = Box::new([0u16; 0x10000]);
+        mem[0x3000..0x3006].copy_from_slice(&[0x1042, 0x56F0, 0x6903, 0x7B00, 0x9D7F, 0x0BFA]);
+        let mut cache = BlockCache::new(false);
+        let mut code = AccessMap::new();
+        let index = cache.index_at(0x3000, &mem, &BreakpointBitmap::default(), &mut code);
+        let (block, ops) = cache.block(index);
+        assert_eq!(ops.len(), 5);
+        let Some(listing) = asmdbg_testsupport::x64::objdump(&emit(block, ops)) else {
+            return;
+        };
+        let text = listing.join("\n");
+        for expected in [
+            "push rbx",
+            "push rbp",
+            "push r12",
+            "push r13",
+            "push r14",
+            "mov QWORD PTR [rdi+0x28],rsi",
+            "mov r10d,DWORD PTR [rdi+0x10]",
+            "movzx ecx,WORD PTR [rdi+0x0]",
+            "movzx r8d,WORD PTR [rdi+0x2]",
+            "mov ecx,r8d",
+            "add ecx,ebx",
+            "and ebp,0xfff0",
+            "lea eax,[r12+0x3]",
+            "movzx eax,ax",
+            "test BYTE PTR [r9+rax*1],",
+            "movzx r12d,WORD PTR [r11+rax*2]",
+            "movzx eax,r12w",
+            "mov WORD PTR [r11+rax*2],r13w",
+            "mov r14d,r13d",
+            "not r14d",
+            "test r14w,r14w",
+            "mov r10d,r14d",
+            "je ",
+            "dec rsi",
+            "mov WORD PTR [rdi+0x8],r12w",
+            "sub rax,rsi",
+            "pop r12",
+            "bts rdx,0x20",
+        ] {
+            assert!(text.contains(expected), "{expected} in\n{text}");
         }
     }
 }
