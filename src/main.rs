@@ -174,7 +174,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 None
             };
             let typed = keyboard && _keys.is_some();
-            let mut input = run::StreamInput::new(io::stdin()).to_keyboard(typed);
+            let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
             run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
         }
     };

@@ -112,6 +112,9 @@ impl InputSource for TimedInput {
 /// sees each prompt before typing and a polling program sees keys without blocking.
 pub struct StreamInput {
     chunks: std::sync::mpsc::Receiver<io::Result<Vec<u8>>>,
+    /// What arrives while the program runs goes to its keyboard device
+    /// ([`Machine::queue_key`]), byte by byte; what the program waits for goes to its console.
+    keys: bool,
 }
 
 impl StreamInput {
@@ -131,12 +134,22 @@ impl StreamInput {
                 }
             }
         });
-        StreamInput { chunks: rx }
+        StreamInput {
+            chunks: rx,
+            keys: false,
+        }
     }
 
-    fn take(machine: &mut dyn Machine, chunk: io::Result<Vec<u8>>) -> io::Result<()> {
+    /// Keys typed while the program runs go to its keyboard device (a machine with one).
+    pub fn keys_to_keyboard(mut self, keys: bool) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    fn take(machine: &mut dyn Machine, chunk: io::Result<Vec<u8>>, keys: bool) -> io::Result<()> {
         match chunk? {
             bytes if bytes.is_empty() => machine.end_input(),
+            bytes if keys => bytes.iter().for_each(|&key| machine.queue_key(key)),
             bytes => machine.queue_input(&bytes),
         }
         Ok(())
@@ -146,21 +159,47 @@ impl StreamInput {
 impl InputSource for StreamInput {
     fn poll(&mut self, machine: &mut dyn Machine) {
         while let Ok(chunk) = self.chunks.try_recv() {
-            if Self::take(machine, chunk).is_err() {
+            if Self::take(machine, chunk, self.keys).is_err() {
                 machine.end_input();
             }
         }
     }
 
     fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+        // The program waits on its console (a syscall's read, LC-3's GETC): what is typed
+        // now is console input.
         match self.chunks.recv() {
-            Ok(chunk) => Self::take(machine, chunk),
+            Ok(chunk) => Self::take(machine, chunk, false),
             // The reader thread ended: no more input will come.
             Err(_) => {
                 machine.end_input();
                 Ok(())
             }
         }
+    }
+}
+
+/// What a run shows besides its console output: the terminal's view of the machine's display
+/// ([`crate::terminal::DisplayView`]).
+pub trait RunView {
+    /// Called after every slice of the run with the console output of the slice (already
+    /// written to `out`); `now`: the machine stopped (for input or at its end), so draw now
+    /// rather than when it is time to.
+    fn update(
+        &mut self,
+        machine: &dyn Machine,
+        output: &[u8],
+        out: &mut dyn Write,
+        now: bool,
+    ) -> io::Result<()>;
+}
+
+/// No view: console output only.
+pub struct NoView;
+
+impl RunView for NoView {
+    fn update(&mut self, _: &dyn Machine, _: &[u8], _: &mut dyn Write, _: bool) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -177,12 +216,14 @@ pub struct RunReport {
     pub epilogue: &'static str,
 }
 
-/// Runs `machine` to its end, writing its console output to `out`.
+/// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
+/// slice.
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,
     out: &mut dyn Write,
     max_steps: Option<u64>,
+    view: &mut dyn RunView,
 ) -> io::Result<RunReport> {
     let start = Instant::now();
     let mut executed: u64 = 0;
@@ -199,8 +240,10 @@ pub fn run_to_end(
     loop {
         let budget = match max_steps {
             Some(limit) if executed >= limit => {
-                out.write_all(&machine.console().take_output())?;
+                let output = machine.console().take_output();
+                out.write_all(&output)?;
                 out.flush()?;
+                view.update(machine, &output, out, true)?;
                 let msg = machine.step_limit_message(limit).unwrap_or_else(|| {
                     format!(
                         "step limit of {limit} instructions reached at {}",
@@ -228,6 +271,7 @@ pub fn run_to_end(
         if !output.is_empty() {
             out.write_all(&output)?;
         }
+        view.update(machine, &output, out, outcome.stop.is_some())?;
         let diagnostics = machine.take_host_stderr();
         if !diagnostics.is_empty() {
             // The guest's own stderr: best effort, it must not stop the program.

@@ -12,10 +12,22 @@
 //!
 //! Limits: Ctrl-Z (SIGTSTP) is left to the shell's default, so a suspended run keeps the key
 //! mode until it is resumed and ends. SIGKILL cannot be caught.
+//!
+//! The machine's display ([`DisplayView`]) is drawn the same way: on the alternate screen, above
+//! the console's scrolling rows, and the ordinary screen comes back on every way out (the guard's
+//! drop, the panic hook, the signal handler, which writes the bytes that leave it with
+//! `write`, async-signal-safe).
 
-use std::io;
+use std::io::{self, Write};
 use std::os::fd::{AsRawFd, BorrowedFd};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use asmdbg_core::Machine;
+
+use crate::run::RunView;
+use crate::screen::{self, RunLayout, Screen};
 
 /// The terminal settings before the run, for the signal handler and the panic hook.
 static SAVED: OnceLock<(i32, libc::termios)> = OnceLock::new();
@@ -79,6 +91,13 @@ fn set_attributes(fd: i32, attrs: &libc::termios) -> io::Result<()> {
 
 /// Restores the saved settings; safe to call from a signal handler.
 fn restore_saved() {
+    let screen = SCREEN_FD.swap(-1, Ordering::SeqCst);
+    if screen >= 0 {
+        // SAFETY: write is async-signal-safe; LEAVE is a static byte string.
+        unsafe {
+            libc::write(screen, screen::LEAVE.as_ptr().cast(), screen::LEAVE.len());
+        }
+    }
     if let Some((fd, attrs)) = SAVED.get() {
         // SAFETY: tcsetattr is async-signal-safe; `attrs` was saved before any handler ran.
         unsafe {
@@ -116,6 +135,169 @@ fn install_restorers() {
             previous(info);
         }));
     });
+}
+
+/// The terminal that shows the display on its alternate screen (-1: none), for the signal
+/// handler and the panic hook.
+static SCREEN_FD: AtomicI32 = AtomicI32::new(-1);
+
+/// The least time between two drawings of the display: about 30 a second.
+pub const FRAME_INTERVAL: Duration = Duration::from_millis(33);
+
+/// Console output kept to be shown again on the ordinary screen after the run.
+const CONSOLE_TAIL: usize = 256 << 10;
+
+/// The terminal's size in columns and rows, when `fd` is a terminal that knows it.
+pub fn window_size(fd: i32) -> Option<(u16, u16)> {
+    // SAFETY: winsize is plain data that TIOCGWINSZ fills or leaves alone.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: `size` is a valid winsize for the ioctl to fill.
+    if unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) } != 0 {
+        return None;
+    }
+    Some((size.ws_col, size.ws_row))
+}
+
+/// Whether `fd` is a terminal.
+pub fn is_terminal(fd: i32) -> bool {
+    // SAFETY: isatty only inspects the descriptor.
+    unsafe { libc::isatty(fd) == 1 }
+}
+
+/// `asmdbg run`'s view of the machine's display on the terminal of stdout: the display at the
+/// top of the alternate screen, redrawn (what changed) at most every [`FRAME_INTERVAL`], the
+/// console's output scrolling in the rows below. When the run ends, [`DisplayView::finish`]
+/// goes back to the ordinary screen and prints the last frame and the console's output there,
+/// so both stay in the terminal's history.
+pub struct DisplayView {
+    fd: i32,
+    layout: RunLayout,
+    screen: Screen,
+    last: Option<Instant>,
+    console: Vec<u8>,
+    /// Console output was dropped from the front of `console`.
+    cut: bool,
+}
+
+impl DisplayView {
+    /// The view on stdout when it is a terminal and the machine has a display: `None` when
+    /// either is missing (nothing written) or the terminal cannot show it (one line on stderr
+    /// says why; the run goes on without the view).
+    pub fn open(machine: &dyn Machine, out: &mut dyn Write) -> io::Result<Option<DisplayView>> {
+        let fd = io::stdout().as_raw_fd();
+        let Some(frame) = machine.frame() else {
+            return Ok(None);
+        };
+        if !is_terminal(fd) {
+            return Ok(None);
+        }
+        let size = window_size(fd);
+        let term = std::env::var("TERM").ok();
+        let colorterm = std::env::var("COLORTERM").ok();
+        if let Some(why) =
+            screen::unfit_reason(term.as_deref(), colorterm.as_deref(), size, screen::USE_PNG)
+        {
+            eprintln!("{why}");
+            return Ok(None);
+        }
+        let (cols, rows) = size.unwrap_or((80, 24));
+        let layout = RunLayout::new(&frame, cols, rows);
+        install_restorers();
+        SCREEN_FD.store(fd, Ordering::SeqCst);
+        let view = DisplayView {
+            fd,
+            layout,
+            screen: layout.screen(),
+            last: None,
+            console: Vec::new(),
+            cut: false,
+        };
+        out.write_all(&layout.enter())?;
+        out.flush()?;
+        Ok(Some(view))
+    }
+
+    /// A change of the terminal's size: the screen is laid out again (and cleared). `false`
+    /// while the terminal is too small to draw in.
+    fn follow_size(&mut self, frame: &asmdbg_core::Frame, out: &mut dyn Write) -> io::Result<bool> {
+        let Some((cols, rows)) = window_size(self.fd) else {
+            return Ok(true);
+        };
+        if (cols, rows) == (self.layout.cols, self.layout.rows) {
+            return Ok(true);
+        }
+        if cols < screen::MIN_COLS || rows < screen::MIN_ROWS {
+            return Ok(false);
+        }
+        self.layout = RunLayout::new(frame, cols, rows);
+        self.screen = self.layout.screen();
+        out.write_all(&self.layout.enter())?;
+        Ok(true)
+    }
+
+    /// Back to the ordinary screen, where the last frame (as drawn) and the console's output
+    /// are printed.
+    pub fn finish(mut self, machine: &dyn Machine, out: &mut dyn Write) -> io::Result<()> {
+        SCREEN_FD.store(-1, Ordering::SeqCst);
+        out.write_all(screen::LEAVE)?;
+        if let Some(frame) = machine.frame() {
+            let picture = screen::picture(&frame, self.layout.cols, self.layout.display_rows);
+            out.write_all(&screen::lines(&picture))?;
+        }
+        if self.cut {
+            out.write_all(b"[... earlier console output not repeated ...]\n")?;
+        }
+        out.write_all(&std::mem::take(&mut self.console))?;
+        out.flush()?;
+        // Nothing left for the drop to do.
+        self.fd = -1;
+        Ok(())
+    }
+}
+
+impl RunView for DisplayView {
+    fn update(
+        &mut self,
+        machine: &dyn Machine,
+        output: &[u8],
+        out: &mut dyn Write,
+        now: bool,
+    ) -> io::Result<()> {
+        self.console.extend_from_slice(output);
+        if self.console.len() > CONSOLE_TAIL {
+            let extra = self.console.len() - CONSOLE_TAIL;
+            self.console.drain(..extra);
+            self.cut = true;
+        }
+        let at = Instant::now();
+        if !now && self.last.is_some_and(|last| at - last < FRAME_INTERVAL) {
+            return Ok(());
+        }
+        self.last = Some(at);
+        let Some(frame) = machine.frame() else {
+            return Ok(());
+        };
+        if !self.follow_size(&frame, out)? {
+            return Ok(());
+        }
+        let bytes = screen::keep_cursor(self.screen.draw(&frame));
+        if !bytes.is_empty() {
+            out.write_all(&bytes)?;
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for DisplayView {
+    fn drop(&mut self) {
+        if self.fd >= 0 {
+            // An error ended the run: the ordinary screen comes back all the same.
+            SCREEN_FD.store(-1, Ordering::SeqCst);
+            let mut stdout = io::stdout();
+            let _ = stdout.write_all(screen::LEAVE).and_then(|_| stdout.flush());
+        }
+    }
 }
 
 #[cfg(test)]
