@@ -17,7 +17,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::{TryRecvError, TrySendError};
 
-use crate::console::GuestConsole;
+use crate::console::{DisplayEvent, DisplayPty, GuestConsole};
+use crate::screen::{self, Screen};
+use crate::terminal::FRAME_INTERVAL;
 
 /// Pause after a failed accept (out of file descriptors), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -31,6 +33,8 @@ pub struct Session<G: GdbMachine> {
     console: GuestConsole,
     /// A debugger that connected while one was attached: served next if that one ends soon.
     parked: Option<Client>,
+    /// The machine's display on its own pty, when it has one.
+    display: Option<DisplayTerminal>,
 }
 
 impl<G: GdbMachine> Session<G> {
@@ -39,7 +43,33 @@ impl<G: GdbMachine> Session<G> {
             core: RspSession::new(target, discipline),
             console,
             parked: None,
+            display: None,
         }
+    }
+
+    /// Draws the machine's display on `pty` (see [`DisplayTerminal`]).
+    pub fn with_display(mut self, pty: DisplayPty) -> Self {
+        self.display = Some(DisplayTerminal::new(pty));
+        self
+    }
+
+    /// Something happened that may have changed what the display shows (a burst, a stop, a
+    /// write by gdb, a move in history).
+    fn display_changed(&mut self) {
+        mark_changed(&mut self.display);
+    }
+
+    /// Keys held while in the past go in, and the display is drawn if it is time.
+    fn display_tick(&mut self) {
+        if let Some(display) = &mut self.display {
+            display.release_keys(self.core.target_mut());
+            display.draw(&self.core.target().machine, Instant::now());
+        }
+    }
+
+    /// When the display is next to be drawn.
+    fn display_due(&self) -> Option<Instant> {
+        self.display.as_ref().and_then(DisplayTerminal::due)
     }
 
     /// Ends the session: the console gets the guest's last output.
@@ -73,8 +103,10 @@ impl<G: GdbMachine> Session<G> {
     /// machine runs on); `None` when something else happened first.
     async fn between_connections(&mut self, listener: &TcpListener) -> Option<Client> {
         self.send_output();
+        self.display_tick();
         let poll = self.core.poll(Instant::now());
         write_stderr(&poll);
+        let display_due = self.display_due();
         if poll.run {
             // A burst unless a debugger, the user or the terminal is waiting: the ready
             // branch comes last in a biased select.
@@ -86,7 +118,11 @@ impl<G: GdbMachine> Session<G> {
                 },
                 input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
                 permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
-                _ = std::future::ready(()) => self.core.run_burst(Instant::now()),
+                event = display_event(&mut self.display) => on_display_event(&mut self.display, &mut self.core, event),
+                _ = std::future::ready(()) => {
+                    self.core.run_burst(Instant::now());
+                    mark_changed(&mut self.display);
+                }
             }
             tokio::task::yield_now().await;
             return None;
@@ -105,6 +141,8 @@ impl<G: GdbMachine> Session<G> {
             },
             input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
             permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
+            event = display_event(&mut self.display) => on_display_event(&mut self.display, &mut self.core, event),
+            _ = sleep_until(display_due), if display_due.is_some() => {}
         }
         None
     }
@@ -145,7 +183,10 @@ impl<G: GdbMachine> Session<G> {
             // Whatever arrived meanwhile is taken before the next burst.
             loop {
                 match gdb_rx.try_recv() {
-                    Ok(bytes) => self.core.on_bytes(&bytes, Instant::now()),
+                    Ok(bytes) => {
+                        self.core.on_bytes(&bytes, Instant::now());
+                        self.display_changed();
+                    }
                     Err(TryRecvError::Empty) => break,
                     Err(TryRecvError::Disconnected) => {
                         self.core.on_connection_lost();
@@ -163,6 +204,8 @@ impl<G: GdbMachine> Session<G> {
             self.send_output();
             let poll = self.core.poll(Instant::now());
             write_stderr(&poll);
+            // After the poll: a stop it reported (and its memory) is what gets drawn.
+            self.display_tick();
             if !poll.to_gdb.is_empty() && wr.write_all(&poll.to_gdb).await.is_err() {
                 self.core.on_connection_lost();
                 continue;
@@ -177,16 +220,23 @@ impl<G: GdbMachine> Session<G> {
             }
             if poll.run {
                 self.core.run_burst(Instant::now());
+                self.display_changed();
                 tokio::task::yield_now().await;
                 continue;
             }
             // Nothing to run: sleep until gdb, the user, the terminal or a deadline.
             let deadline = poll.deadline.unwrap_or_else(Instant::now);
+            let display_due = self.display_due();
             tokio::select! {
                 bytes = gdb_rx.recv() => match bytes {
-                    Some(bytes) => self.core.on_bytes(&bytes, Instant::now()),
+                    Some(bytes) => {
+                        self.core.on_bytes(&bytes, Instant::now());
+                        mark_changed(&mut self.display);
+                    }
                     None => self.core.on_connection_lost(),
                 },
+                event = display_event(&mut self.display) => on_display_event(&mut self.display, &mut self.core, event),
+                _ = sleep_until(display_due), if display_due.is_some() => {}
                 input = self.console.input.recv(), if poll.wants_input => console_input(&mut self.core, input),
                 permit = self.console.output.reserve(), if poll.output_pending => console_output(&mut self.core, permit),
                 accepted = listener.accept() => second_client(&mut self.core, &mut self.parked, accepted).await,
@@ -210,6 +260,167 @@ impl<G: GdbMachine> Session<G> {
                 }
             }
         }
+    }
+}
+
+/// The machine's display on its own pty (`asmdbg debug`): drawn whole when a terminal opens
+/// the pty, then only what changed, after every change of the machine (a stop, a write, a move
+/// in history: the frame is read from the machine each time, so the past shows its own frame)
+/// and at most every [`FRAME_INTERVAL`] while it runs. Keys typed there go to the machine's
+/// keyboard device ([`Machine::queue_key`]); typed while the machine is in its past, they wait
+/// for it to be back at the end of its history, as console input does. Whatever the terminal
+/// does (closes, stops reading) only loses drawings.
+pub struct DisplayTerminal {
+    pty: DisplayPty,
+    screen: Screen,
+    /// The terminal's size the screen was laid out for.
+    size: (u16, u16),
+    /// A terminal has the pty open.
+    attached: bool,
+    /// Something may have changed the frame since the last drawing.
+    changed: bool,
+    last: Option<Instant>,
+    /// Keys typed while the machine was in its past.
+    held: Vec<u8>,
+    /// The terminal was told it is too small (once per size).
+    told_small: bool,
+}
+
+/// The size assumed for a display pty whose size nobody set.
+const DEFAULT_SIZE: (u16, u16) = (80, 24);
+
+impl DisplayTerminal {
+    fn new(pty: DisplayPty) -> Self {
+        DisplayTerminal {
+            pty,
+            screen: Screen::new(1, DEFAULT_SIZE.0, DEFAULT_SIZE.1),
+            size: DEFAULT_SIZE,
+            attached: false,
+            changed: true,
+            last: None,
+            held: Vec::new(),
+            told_small: false,
+        }
+    }
+
+    /// When the next drawing is due, if one is.
+    fn due(&self) -> Option<Instant> {
+        (self.attached && self.changed).then(|| {
+            self.last
+                .map_or_else(Instant::now, |last| last + FRAME_INTERVAL)
+        })
+    }
+
+    fn draw<G: GdbMachine>(&mut self, machine: &G, now: Instant) {
+        let early = self.last.is_some_and(|last| last + FRAME_INTERVAL > now);
+        if !self.attached || !self.changed || early {
+            return;
+        }
+        self.last = Some(now);
+        let size = self.pty.size().unwrap_or(DEFAULT_SIZE);
+        if size != self.size {
+            self.size = size;
+            self.screen = Screen::new(1, size.0, size.1);
+            self.told_small = false;
+        }
+        let mut bytes = Vec::new();
+        if let Some(why) = screen::unfit_reason(
+            Some("xterm"),
+            Some("truecolor"),
+            Some(size),
+            "make it larger",
+        ) {
+            if !self.told_small {
+                bytes.extend_from_slice(b"\x1b[0m\x1b[H\x1b[2J");
+                bytes.extend_from_slice(why.as_bytes());
+                bytes.extend_from_slice(b"\r\n");
+                self.told_small = self.pty.send(bytes);
+                self.screen.forget();
+            }
+            self.changed = false;
+            return;
+        }
+        let Some(frame) = machine.frame() else {
+            self.changed = false;
+            return;
+        };
+        if self.screen.shown().is_none() {
+            bytes.extend_from_slice(b"\x1b[0m\x1b[?25l\x1b[H\x1b[2J");
+        }
+        bytes.extend(self.screen.draw(&frame));
+        if bytes.is_empty() || self.pty.send(bytes) {
+            self.changed = false;
+        } else {
+            // Dropped: the terminal no longer shows what the screen thinks; the next drawing
+            // is whole.
+            self.screen.forget();
+        }
+    }
+
+    /// Keys typed while in the past go in once the machine is back at the end of its history.
+    fn release_keys<G: GdbMachine>(&mut self, target: &mut Debuggee<G>) {
+        if self.held.is_empty() {
+            return;
+        }
+        let now = target.machine.instructions_executed();
+        if target.history.as_ref().is_some_and(|h| h.in_past(now)) {
+            return;
+        }
+        for key in self.held.drain(..) {
+            target.machine.queue_key(key);
+        }
+    }
+}
+
+/// Something may have changed what the display shows.
+fn mark_changed(display: &mut Option<DisplayTerminal>) {
+    if let Some(display) = display {
+        display.changed = true;
+    }
+}
+
+/// The next event of the display's pty (never, without one).
+async fn display_event(display: &mut Option<DisplayTerminal>) -> Option<DisplayEvent> {
+    match display {
+        Some(display) => display.pty.events.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn on_display_event<G: GdbMachine>(
+    display: &mut Option<DisplayTerminal>,
+    core: &mut RspSession<G>,
+    event: Option<DisplayEvent>,
+) {
+    let Some(terminal) = display else {
+        return;
+    };
+    match event {
+        Some(DisplayEvent::Attached) => {
+            terminal.attached = true;
+            terminal.changed = true;
+            terminal.screen.forget();
+        }
+        Some(DisplayEvent::Detached) => {
+            terminal.attached = false;
+            terminal.screen.forget();
+        }
+        Some(DisplayEvent::Keys(keys)) => {
+            terminal.held.extend(keys);
+            terminal.release_keys(core.target_mut());
+        }
+        None => {
+            log::warn!("the display's pty is no longer watched: the display is not drawn any more");
+            *display = None;
+        }
+    }
+}
+
+/// Sleeps until `at` (never, without it).
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }
 

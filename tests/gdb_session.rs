@@ -5,12 +5,11 @@
 
 mod support;
 
-use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use asmdbg_testsupport::require_tool;
-use support::{assert_in_order, Scratch, Stub};
+use support::{assert_in_order, rsp_exchange, Scratch, Stub};
 
 /// Echoes keys until a newline, then halts; `LOOP` spins so a detached run has somewhere to
 /// be when a debugger comes back.
@@ -85,29 +84,6 @@ fn after_detach_the_game_runs_on_and_a_new_debugger_finds_it_where_it_got_to() {
     );
 }
 
-/// Sends one packet without acknowledgement mode negotiation and reads until its reply.
-fn exchange(stream: &mut TcpStream, payload: &str) -> String {
-    let sum = payload.bytes().fold(0u8, |s, b| s.wrapping_add(b));
-    stream
-        .write_all(format!("${payload}#{sum:02x}").as_bytes())
-        .expect("send");
-    let mut seen = Vec::new();
-    let mut buf = [0u8; 1024];
-    let deadline = Instant::now() + Duration::from_secs(10);
-    stream
-        .set_read_timeout(Some(Duration::from_millis(200)))
-        .expect("timeout");
-    while Instant::now() < deadline {
-        if let Ok(n) = stream.read(&mut buf) {
-            seen.extend_from_slice(&buf[..n]);
-            if seen.iter().filter(|&&b| b == b'#').count() > 0 {
-                break;
-            }
-        }
-    }
-    String::from_utf8_lossy(&seen).into_owned()
-}
-
 #[test]
 fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
     if !require_tool("gdb-multiarch") {
@@ -116,7 +92,7 @@ fn a_dropped_connection_leaves_the_machine_halted_for_the_next_debugger() {
     let (_dir, _prog, stub) = echo_stub();
     let mut console = stub.open_console();
     let mut stream = TcpStream::connect(("127.0.0.1", stub.port)).expect("connect");
-    let reply = exchange(&mut stream, "?");
+    let reply = rsp_exchange(&mut stream, "?");
     assert!(reply.contains("$S05") || reply.contains("$T05"), "{reply}");
     drop(stream);
     console.type_bytes(b"x\n");

@@ -285,6 +285,33 @@ impl Console {
     }
 }
 
+/// Sends one RSP packet on a raw connection to the stub and reads until its whole reply
+/// (`$...#` and the two checksum digits; the stub's `+` comes first), which it acknowledges.
+pub fn rsp_exchange(stream: &mut std::net::TcpStream, payload: &str) -> String {
+    let sum = payload.bytes().fold(0u8, |s, b| s.wrapping_add(b));
+    stream
+        .write_all(format!("${payload}#{sum:02x}").as_bytes())
+        .expect("send");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .expect("timeout");
+    while !seen
+        .iter()
+        .position(|&b| b == b'#')
+        .is_some_and(|i| seen.len() >= i + 3)
+    {
+        assert!(Instant::now() < deadline, "no reply to {payload}");
+        if let Ok(n) = stream.read(&mut buf) {
+            seen.extend_from_slice(&buf[..n]);
+        }
+    }
+    stream.write_all(b"+").expect("ack");
+    String::from_utf8_lossy(&seen).into_owned()
+}
+
 /// Asserts that `haystack` contains each needle, in order.
 pub fn assert_in_order(haystack: &str, needles: &[&str]) {
     let mut rest = haystack;

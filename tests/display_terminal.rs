@@ -1,0 +1,296 @@
+//! The display drawn in a terminal, read back through a terminal emulator (the `vt100` crate):
+//! `asmdbg run` on a real pty shows PennSim's video display in 24-bit colour half blocks above
+//! the console's output, and a terminal that cannot show it gets one line on stderr instead;
+//! `asmdbg debug` draws the display on a pty of its own, after a continue and after a move back
+//! in history.
+
+mod support;
+
+use std::io::Read;
+use std::net::TcpStream;
+use std::os::fd::AsRawFd;
+use std::process::Stdio;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use support::{rsp_exchange, Scratch, Stub};
+
+/// Fills the first row of the video display (xC000-xC07F) with red, puts one green pixel at
+/// column 5 of row 10, prints a line and halts.
+const DRAWING: &str = "\
+        .ORIG x3000
+        LD R1, VIDEO
+        LD R2, RED
+        LD R3, COUNT
+ROW     STR R2, R1, #0
+        ADD R1, R1, #1
+        ADD R3, R3, #-1
+        BRp ROW
+        LD R1, SPOT
+        LD R2, GREEN
+        STR R2, R1, #0
+        LEA R0, MSG
+        PUTS
+        HALT
+VIDEO   .FILL xC000
+RED     .FILL x7C00
+GREEN   .FILL x03E0
+COUNT   .FILL #128
+SPOT    .FILL xC505
+MSG     .STRINGZ \"drawn\\n\"
+        .END
+";
+
+/// PennSim's x7C00 and x03E0: each 5-bit channel at the top of its byte.
+const RED: u32 = 0xf80000;
+const GREEN: u32 = 0x00f800;
+
+/// What the terminal's cell at `row`, `col` shows: its text and its colours (`None` for the
+/// terminal's default colour).
+fn cell(parser: &vt100::Parser, row: u16, col: u16) -> (String, Option<u32>, Option<u32>) {
+    let cell = parser
+        .screen()
+        .cell(row, col)
+        .expect("a cell on the screen");
+    let rgb = |c: vt100::Color| match c {
+        vt100::Color::Rgb(r, g, b) => Some(u32::from(r) << 16 | u32::from(g) << 8 | u32::from(b)),
+        vt100::Color::Default => None,
+        other => panic!("a colour that is not 24-bit: {other:?}"),
+    };
+    (
+        cell.contents().to_string(),
+        rgb(cell.fgcolor()),
+        rgb(cell.bgcolor()),
+    )
+}
+
+fn half_block(upper: u32, lower: u32) -> (String, Option<u32>, Option<u32>) {
+    ("\u{2580}".to_string(), Some(upper), Some(lower))
+}
+
+fn set_size(fd: i32, cols: u16, rows: u16) {
+    let size = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCSWINSZ reads one valid winsize; `fd` is an open terminal.
+    assert_eq!(unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &size) }, 0);
+}
+
+/// Runs `asmdbg run ARGS` with stdin and stdout on a new pty of `cols × rows` cells, in an
+/// environment with `colorterm`: everything the terminal received, and stderr.
+fn run_on_terminal(
+    args: &[&str],
+    cols: u16,
+    rows: u16,
+    colorterm: Option<&str>,
+) -> (Vec<u8>, String) {
+    let pty = nix::pty::openpty(None, None).expect("openpty");
+    set_size(pty.slave.as_raw_fd(), cols, rows);
+    let mut command = support::asmdbg();
+    command
+        .args(args)
+        .env("TERM", "xterm-256color")
+        .env_remove("COLORTERM")
+        .stdin(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stdout(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stderr(Stdio::piped());
+    if let Some(value) = colorterm {
+        command.env("COLORTERM", value);
+    }
+    let child = command.spawn().expect("spawn asmdbg");
+    // Only the child holds the slave now: the reader sees EIO when it ends.
+    drop(command);
+    drop(pty.slave);
+    let mut master = std::fs::File::from(pty.master);
+    let reader = thread::spawn(move || {
+        let mut shown = Vec::new();
+        let mut buf = [0u8; 4096];
+        // EIO once the child's handles on the slave are closed.
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            shown.extend_from_slice(&buf[..n]);
+        }
+        shown
+    });
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success(), "{out:?}");
+    let shown = reader.join().expect("reader");
+    (shown, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn run_on_a_terminal_draws_the_display_above_the_console_in_24_bit_colour() {
+    let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
+    let program = dir.path().join("red.asm");
+    let program = program.to_str().expect("path");
+    let (shown, stderr) =
+        run_on_terminal(&["run", program, "--display"], 140, 70, Some("truecolor"));
+    assert!(!stderr.contains("cannot show"), "{stderr}");
+    // While the program ran: the alternate screen, the frame at its own size (140 x 70 cells
+    // hold 128 x 124 pixels as 128 x 62 cells), the console's rows below it.
+    let leave = b"\x1b[?1049l";
+    let end = shown
+        .windows(leave.len())
+        .position(|w| w == leave)
+        .expect("the ordinary screen comes back");
+    let mut live = vt100::Parser::new(70, 140, 0);
+    live.process(&shown[..end]);
+    assert!(live.screen().alternate_screen());
+    assert_eq!(cell(&live, 0, 0), half_block(RED, 0));
+    assert_eq!(cell(&live, 0, 127), half_block(RED, 0));
+    assert_eq!(cell(&live, 0, 128).0, "", "nothing right of the frame");
+    // Pixel (5, 10): the upper half of the cell in row 5.
+    assert_eq!(cell(&live, 5, 5), half_block(GREEN, 0));
+    assert_eq!(cell(&live, 5, 4), half_block(0, 0));
+    assert_eq!(cell(&live, 61, 127), half_block(0, 0));
+    let console: Vec<String> = live.screen().rows(0, 140).skip(62).collect();
+    assert!(
+        console.iter().any(|row| row == "drawn"),
+        "the console's text below the frame: {console:?}"
+    );
+    // After the run, on the ordinary screen: the last frame, then the console's output.
+    let mut after = vt100::Parser::new(70, 140, 0);
+    after.process(&shown);
+    assert!(!after.screen().alternate_screen());
+    assert_eq!(cell(&after, 0, 0), half_block(RED, 0));
+    assert_eq!(cell(&after, 5, 5), half_block(GREEN, 0));
+    let text = after.screen().contents();
+    assert!(
+        text.contains("drawn") && text.contains("Halting the processor"),
+        "{text}"
+    );
+    assert!(!after.screen().hide_cursor(), "the cursor is back");
+}
+
+#[test]
+fn a_terminal_without_24_bit_colour_or_room_gets_one_line_and_the_plain_run() {
+    let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
+    let program = dir.path().join("red.asm");
+    let program = program.to_str().expect("path");
+    let plain = "drawn\r\n\r\n----- Halting the processor ----- \r\n";
+    for (cols, rows, colorterm, says) in [
+        (140, 70, None, "24-bit colour"),
+        (19, 30, Some("24bit"), "of 19x30 cells"),
+    ] {
+        let (shown, stderr) =
+            run_on_terminal(&["run", program, "--display"], cols, rows, colorterm);
+        assert_eq!(String::from_utf8_lossy(&shown), plain, "no drawing at all");
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("display")).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(
+            lines[0].starts_with("asmdbg: the terminal")
+                && lines[0].contains("cannot show the display")
+                && lines[0].contains(says)
+                && lines[0].ends_with("use --display-png FILE"),
+            "{stderr}"
+        );
+    }
+    // Not a terminal: exactly the output of today, whatever the environment says.
+    let out = support::asmdbg()
+        .args(["run", program, "--display"])
+        .env("TERM", "xterm-256color")
+        .env("COLORTERM", "truecolor")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "drawn\n\n----- Halting the processor ----- \n"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("display"));
+}
+
+/// A terminal on the display's pty, read without threads (non-blocking) so that dropping it
+/// really closes the pty.
+struct Viewer {
+    file: std::fs::File,
+    seen: Vec<u8>,
+}
+
+impl Viewer {
+    fn open(path: &str) -> Viewer {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .expect("open the display pty");
+        Viewer {
+            file,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits until the terminal shows `expected` at `row`, `col` (a terminal of 140 x 70).
+    fn wait_for_cell(&mut self, row: u16, col: u16, expected: (String, Option<u32>, Option<u32>)) {
+        let deadline = Instant::now() + Duration::from_secs(4);
+        let mut buf = [0u8; 1 << 16];
+        loop {
+            while let Ok(n) = self.file.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                self.seen.extend_from_slice(&buf[..n]);
+            }
+            let mut parser = vt100::Parser::new(70, 140, 0);
+            parser.process(&self.seen);
+            let shown = cell(&parser, row, col);
+            if shown == expected {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the display shows {shown:?} at ({row}, {col}), not {expected:?}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn debug_draws_the_display_on_its_own_pty_and_follows_history() {
+    let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
+    let stub = Stub::start(&dir.path().join("red.asm"), &["--display"]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let path = loop {
+        let stderr = stub.stderr();
+        if let Some(path) = stderr.lines().find_map(|l| l.strip_prefix("display: ")) {
+            assert!(
+                stderr.find("console: ") < stderr.find("display: "),
+                "{stderr}"
+            );
+            break path.to_string();
+        }
+        assert!(Instant::now() < deadline, "no display line: {stderr}");
+        thread::sleep(Duration::from_millis(20));
+    };
+    let mut display = Viewer::open(&path);
+    set_size(display.file.as_raw_fd(), 140, 70);
+    // The whole frame as soon as it is opened: black before the program ran.
+    display.wait_for_cell(0, 0, half_block(0, 0));
+    let mut gdb = TcpStream::connect(("127.0.0.1", stub.port)).expect("connect");
+    rsp_exchange(&mut gdb, "?");
+    let stop = rsp_exchange(&mut gdb, "c");
+    assert!(stop.contains("$T05") || stop.contains("$S05"), "{stop}");
+    display.wait_for_cell(0, 0, half_block(RED, 0));
+    display.wait_for_cell(5, 5, half_block(GREEN, 0));
+    // Back to the start of history: the frame of then, black again.
+    let back = rsp_exchange(&mut gdb, "bc");
+    assert!(back.contains("replaylog:begin"), "{back}");
+    display.wait_for_cell(0, 0, half_block(0, 0));
+    display.wait_for_cell(5, 5, half_block(0, 0));
+    // The viewer goes away; the debugger goes on, and a new viewer gets the whole frame.
+    drop(display);
+    thread::sleep(Duration::from_millis(200));
+    let again = rsp_exchange(&mut gdb, "c");
+    assert!(again.contains("$T05") || again.contains("$S05"), "{again}");
+    let mut display = Viewer::open(&path);
+    display.wait_for_cell(0, 0, half_block(RED, 0));
+    display.wait_for_cell(5, 5, half_block(GREEN, 0));
+}
