@@ -17,7 +17,9 @@
 //! text: [`Jit::clear`] forgets it whenever they are derived again. A copied cpu (a snapshot)
 //! starts with nothing compiled.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledFn};
+use asmdbg_core::code_memory::{CompiledCode, CompiledFn};
+use asmdbg_core::x64;
+use asmdbg_core::x64::{EarlyExits, Ops};
 
 use super::ops::{Op, Reg};
 
@@ -45,19 +47,23 @@ impl Jit {
 }
 
 /// The displacement of register `r` in the register array.
-fn disp(r: Reg) -> u8 {
-    (r as u8 & 31) * 4
+fn disp(r: Reg) -> i8 {
+    (r as u8 & 31) as i8 * 4
 }
 
 /// x86-64 code for a run, or None if an op has no translation. Registers of the guest live in
-/// memory at `rdi`; `rsi` is `max_rounds`, `r8` the rounds completed.
+/// memory at `context`; the rounds are counted up in `rounds` (see [`asmdbg_core::x64`]).
 fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
     let fall = start.wrapping_add((run.len() as u32) << 2);
-    let mut x = Asm::default();
-    // xor r8d, r8d
-    x.bytes(&[0x45, 0x31, 0xC0]);
-    let top = x.here();
-    let mut overflows = Vec::new();
+    let mut x = Asm {
+        ops: x64::ops(),
+        overflows: EarlyExits::default(),
+    };
+    let top = x.ops.new_dynamic_label();
+    x64!(x.ops
+        ; xor r8d, r8d // rounds
+        ; =>top
+    );
     let (body, last) = match run.split_last() {
         Some((last, body)) if is_transfer(last) => (body, Some(*last)),
         _ => (run, None),
@@ -65,96 +71,77 @@ fn emit(start: u32, run: &[Op]) -> Option<Vec<u8>> {
     for (k, op) in body.iter().enumerate() {
         match *op {
             Op::Nop => {}
-            Op::Addu { rd, rs, rt } => x.binary(0x03, rd, rs, rt),
-            Op::Subu { rd, rs, rt } => x.binary(0x2B, rd, rs, rt),
-            Op::And { rd, rs, rt } => x.binary(0x23, rd, rs, rt),
-            Op::Or { rd, rs, rt } => x.binary(0x0B, rd, rs, rt),
-            Op::Xor { rd, rs, rt } => x.binary(0x33, rd, rs, rt),
+            Op::Addu { rd, rs, rt } => x.binary(Alu::Add, rd, rs, rt),
+            Op::Subu { rd, rs, rt } => x.binary(Alu::Sub, rd, rs, rt),
+            Op::And { rd, rs, rt } => x.binary(Alu::And, rd, rs, rt),
+            Op::Or { rd, rs, rt } => x.binary(Alu::Or, rd, rs, rt),
+            Op::Xor { rd, rs, rt } => x.binary(Alu::Xor, rd, rs, rt),
             Op::Nor { rd, rs, rt } => {
-                x.load(EAX, rs);
-                x.with_reg(0x0B, rt);
-                x.bytes(&[0xF7, 0xD0]); // not eax
+                x.load(rs);
+                x.with_reg(Alu::Or, rt);
+                x64!(x.ops; not eax);
                 x.store(rd);
             }
-            Op::Add { rd, rs, rt } | Op::Sub { rd, rs, rt } => {
-                x.load(EAX, rs);
-                x.with_reg(
-                    if matches!(op, Op::Add { .. }) {
-                        0x03
-                    } else {
-                        0x2B
-                    },
-                    rt,
-                );
-                overflows.push((x.jump_if(0x80), k));
+            Op::Add { rd, rs, rt } => {
+                x.load(rs);
+                x.with_reg(Alu::Add, rt);
+                x.overflow(k);
                 x.store(rd);
             }
-            Op::Slt { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), 0x9C),
-            Op::Sltu { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), 0x92),
-            Op::Sll { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xE0),
-            Op::Srl { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xE8),
-            Op::Sra { rd, rt, sa } => x.shift(rd, rt, Some(sa), 0xF8),
-            Op::Sllv { rd, rt, rs } => {
-                x.load(ECX, rs);
-                x.shift(rd, rt, None, 0xE0)
+            Op::Sub { rd, rs, rt } => {
+                x.load(rs);
+                x.with_reg(Alu::Sub, rt);
+                x.overflow(k);
+                x.store(rd);
             }
-            Op::Srlv { rd, rt, rs } => {
-                x.load(ECX, rs);
-                x.shift(rd, rt, None, 0xE8)
-            }
-            Op::Srav { rd, rt, rs } => {
-                x.load(ECX, rs);
-                x.shift(rd, rt, None, 0xF8)
-            }
-            Op::Addiu { rt, rs, imm } => x.immediate(0x05, rt, rs, imm),
-            Op::Andi { rt, rs, imm } => x.immediate(0x25, rt, rs, imm),
-            Op::Ori { rt, rs, imm } => x.immediate(0x0D, rt, rs, imm),
-            Op::Xori { rt, rs, imm } => x.immediate(0x35, rt, rs, imm),
+            Op::Slt { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), Less::Signed),
+            Op::Sltu { rd, rs, rt } => x.compare(rd, rs, Operand::Reg(rt), Less::Unsigned),
+            Op::Sll { rd, rt, sa } => x.shift(rd, rt, Amount::Imm(sa), Shift::Left),
+            Op::Srl { rd, rt, sa } => x.shift(rd, rt, Amount::Imm(sa), Shift::Right),
+            Op::Sra { rd, rt, sa } => x.shift(rd, rt, Amount::Imm(sa), Shift::RightArithmetic),
+            Op::Sllv { rd, rt, rs } => x.shift(rd, rt, Amount::Reg(rs), Shift::Left),
+            Op::Srlv { rd, rt, rs } => x.shift(rd, rt, Amount::Reg(rs), Shift::Right),
+            Op::Srav { rd, rt, rs } => x.shift(rd, rt, Amount::Reg(rs), Shift::RightArithmetic),
+            Op::Addiu { rt, rs, imm } => x.immediate(Alu::Add, rt, rs, imm),
+            Op::Andi { rt, rs, imm } => x.immediate(Alu::And, rt, rs, imm),
+            Op::Ori { rt, rs, imm } => x.immediate(Alu::Or, rt, rs, imm),
+            Op::Xori { rt, rs, imm } => x.immediate(Alu::Xor, rt, rs, imm),
             Op::Addi { rt, rs, imm } => {
-                x.load(EAX, rs);
-                x.bytes(&[0x05]);
-                x.u32(imm as u32);
-                overflows.push((x.jump_if(0x80), k));
+                x.load(rs);
+                x64!(x.ops; add eax, DWORD imm);
+                x.overflow(k);
                 x.store(rt);
             }
-            Op::Slti { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm as u32), 0x9C),
-            Op::Sltiu { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm), 0x92),
+            Op::Slti { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm as u32), Less::Signed),
+            Op::Sltiu { rt, rs, imm } => x.compare(rt, rs, Operand::Imm(imm), Less::Unsigned),
             Op::Lui { rt, value } => {
-                // mov dword [rdi + rt], value
-                x.bytes(&[0xC7, 0x47, disp(rt)]);
-                x.u32(value);
+                x64!(x.ops; mov DWORD [BYTE context + disp(rt)], value as i32);
             }
             _ => return None,
         }
     }
-    // The PC after the round, in eax.
+    // The PC after the round, in `pc`.
     match last {
-        None => x.mov_eax(fall),
-        Some(Op::Beq { rs, rt, target }) => x.branch(rs, Some(rt), 0x44, fall, target),
-        Some(Op::Bne { rs, rt, target }) => x.branch(rs, Some(rt), 0x45, fall, target),
-        Some(Op::Blez { rs, target }) => x.branch(rs, None, 0x4E, fall, target),
-        Some(Op::Bgtz { rs, target }) => x.branch(rs, None, 0x4F, fall, target),
-        Some(Op::Bltz { rs, target }) => x.branch(rs, None, 0x4C, fall, target),
-        Some(Op::Bgez { rs, target }) => x.branch(rs, None, 0x4D, fall, target),
-        Some(Op::J { target }) => x.mov_eax(target),
+        None => x.mov_pc(fall),
+        Some(Op::Beq { rs, rt, target }) => x.branch(rs, Some(rt), Taken::Equal, fall, target),
+        Some(Op::Bne { rs, rt, target }) => x.branch(rs, Some(rt), Taken::NotEqual, fall, target),
+        Some(Op::Blez { rs, target }) => x.branch(rs, None, Taken::LessOrEqual, fall, target),
+        Some(Op::Bgtz { rs, target }) => x.branch(rs, None, Taken::Greater, fall, target),
+        Some(Op::Bltz { rs, target }) => x.branch(rs, None, Taken::Less, fall, target),
+        Some(Op::Bgez { rs, target }) => x.branch(rs, None, Taken::GreaterOrEqual, fall, target),
+        Some(Op::J { target }) => x.mov_pc(target),
         Some(Op::Jal { target }) => {
-            // mov dword [rdi + $ra], fall
-            x.bytes(&[0xC7, 0x47, disp(Reg::R31)]);
-            x.u32(fall);
-            x.mov_eax(target);
+            x64!(x.ops; mov DWORD [BYTE context + disp(Reg::R31)], fall as i32);
+            x.mov_pc(target);
         }
-        Some(Op::Jr { rs }) => x.load(EAX, rs),
+        Some(Op::Jr { rs }) => x.load(rs),
         Some(_) => return None,
     }
-    x.end_round(start, top);
-    // mov rax, r8; ret
-    const END: [u8; 4] = [0x4C, 0x89, 0xC0, 0xC3];
-    x.bytes(&END);
-    for (jump, k) in overflows {
-        x.leave_early(jump, k);
-        x.bytes(&END);
-    }
-    Some(x.buffer.code)
+    x64::end_round(&mut x.ops, start, top);
+    let end = |ops: &mut Ops| x64!(ops; mov rax, rounds; ret);
+    end(&mut x.ops);
+    x.overflows.write(&mut x.ops, |ops, ()| end(ops));
+    Some(x64::finish(x.ops))
 }
 
 fn is_transfer(op: &Op) -> bool {
@@ -172,112 +159,172 @@ fn is_transfer(op: &Op) -> bool {
     )
 }
 
-/// Host register numbers as ModRM's `reg` field has them.
-const EAX: u8 = 0;
-const ECX: u8 = 1;
-
 enum Operand {
     Reg(Reg),
     Imm(u32),
 }
 
-/// The few x86-64 encodings the runs need.
-#[derive(Default)]
+/// An operation of `eax` with a guest register or an immediate.
+#[derive(Clone, Copy)]
+enum Alu {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+}
+
+/// `slt` or `sltu`.
+#[derive(Clone, Copy)]
+enum Less {
+    Signed,
+    Unsigned,
+}
+
+/// A shift's amount.
+#[derive(Clone, Copy)]
+enum Amount {
+    Imm(u8),
+    Reg(Reg),
+}
+
+#[derive(Clone, Copy)]
+enum Shift {
+    Left,
+    Right,
+    RightArithmetic,
+}
+
+/// A branch's condition, after `cmp rs, rt` (or `cmp rs, 0`).
+#[derive(Clone, Copy)]
+enum Taken {
+    Equal,
+    NotEqual,
+    LessOrEqual,
+    Greater,
+    Less,
+    GreaterOrEqual,
+}
+
+/// A run being written.
 struct Asm {
-    buffer: CodeBuffer,
-}
-
-impl std::ops::Deref for Asm {
-    type Target = CodeBuffer;
-    fn deref(&self) -> &CodeBuffer {
-        &self.buffer
-    }
-}
-
-impl std::ops::DerefMut for Asm {
-    fn deref_mut(&mut self) -> &mut CodeBuffer {
-        &mut self.buffer
-    }
+    ops: Ops,
+    /// The overflows of `add`, `addi` and `sub`, which leave before their op.
+    overflows: EarlyExits,
 }
 
 impl Asm {
-    /// mov host, [rdi + r]
-    fn load(&mut self, host: u8, r: Reg) {
-        self.bytes(&[0x8B, 0x47 | (host << 3), disp(r)]);
+    /// eax = r
+    fn load(&mut self, r: Reg) {
+        x64!(self.ops; mov eax, [BYTE context + disp(r)]);
     }
 
-    /// mov [rdi + r], eax
+    /// r = eax
     fn store(&mut self, r: Reg) {
-        self.bytes(&[0x89, 0x47, disp(r)]);
+        x64!(self.ops; mov [BYTE context + disp(r)], eax);
     }
 
-    /// `opcode` eax, [rdi + r] (add 03, sub 2B, and 23, or 0B, xor 33, cmp 3B).
-    fn with_reg(&mut self, opcode: u8, r: Reg) {
-        self.bytes(&[opcode, 0x47, disp(r)]);
+    /// eax `alu`= r
+    fn with_reg(&mut self, alu: Alu, r: Reg) {
+        let d = disp(r);
+        match alu {
+            Alu::Add => x64!(self.ops; add eax, [BYTE context + d]),
+            Alu::Sub => x64!(self.ops; sub eax, [BYTE context + d]),
+            Alu::And => x64!(self.ops; and eax, [BYTE context + d]),
+            Alu::Or => x64!(self.ops; or eax, [BYTE context + d]),
+            Alu::Xor => x64!(self.ops; xor eax, [BYTE context + d]),
+        }
     }
 
-    fn mov_eax(&mut self, value: u32) {
-        self.bytes(&[0xB8]);
-        self.u32(value);
+    /// Leaves before op `k` if the last addition or subtraction overflowed.
+    fn overflow(&mut self, k: usize) {
+        let stub = self.overflows.before(&mut self.ops, k, ());
+        x64!(self.ops; jo =>stub);
     }
 
-    /// rd = rs `opcode` rt.
-    fn binary(&mut self, opcode: u8, rd: Reg, rs: Reg, rt: Reg) {
-        self.load(EAX, rs);
-        self.with_reg(opcode, rt);
+    fn mov_pc(&mut self, value: u32) {
+        x64!(self.ops; mov pc, DWORD value as i32);
+    }
+
+    /// rd = rs `alu` rt.
+    fn binary(&mut self, alu: Alu, rd: Reg, rs: Reg, rt: Reg) {
+        self.load(rs);
+        self.with_reg(alu, rt);
         self.store(rd);
     }
 
-    /// rt = rs `opcode` imm (add 05, and 25, or 0D, xor 35: the eax forms).
-    fn immediate(&mut self, opcode: u8, rt: Reg, rs: Reg, imm: u32) {
-        self.load(EAX, rs);
-        self.bytes(&[opcode]);
-        self.u32(imm);
+    /// rt = rs `alu` imm.
+    fn immediate(&mut self, alu: Alu, rt: Reg, rs: Reg, imm: u32) {
+        self.load(rs);
+        let imm = imm as i32;
+        match alu {
+            Alu::Add => x64!(self.ops; add eax, DWORD imm),
+            Alu::Sub => x64!(self.ops; sub eax, DWORD imm),
+            Alu::And => x64!(self.ops; and eax, DWORD imm),
+            Alu::Or => x64!(self.ops; or eax, DWORD imm),
+            Alu::Xor => x64!(self.ops; xor eax, DWORD imm),
+        }
         self.store(rt);
     }
 
-    /// rd = (rs < operand) as 1 or 0, with `setcc` 9C (less, signed) or 92 (below).
-    fn compare(&mut self, rd: Reg, rs: Reg, operand: Operand, setcc: u8) {
-        self.load(EAX, rs);
+    /// rd = (rs < operand) as 1 or 0.
+    fn compare(&mut self, rd: Reg, rs: Reg, operand: Operand, less: Less) {
+        self.load(rs);
         match operand {
-            Operand::Reg(rt) => self.with_reg(0x3B, rt),
-            Operand::Imm(imm) => {
-                self.bytes(&[0x3D]);
-                self.u32(imm);
+            Operand::Reg(rt) => x64!(self.ops; cmp eax, [BYTE context + disp(rt)]),
+            Operand::Imm(imm) => x64!(self.ops; cmp eax, DWORD imm as i32),
+        }
+        match less {
+            Less::Signed => x64!(self.ops; setl al),
+            Less::Unsigned => x64!(self.ops; setb al),
+        }
+        x64!(self.ops; movzx eax, al);
+        self.store(rd);
+    }
+
+    /// rd = rt shifted by `amount`: a register's goes through cl, which x86 masks to 5 bits
+    /// as MIPS does.
+    fn shift(&mut self, rd: Reg, rt: Reg, amount: Amount, shift: Shift) {
+        let sa = match amount {
+            Amount::Imm(sa) => Some((sa & 31) as i8),
+            Amount::Reg(rs) => {
+                x64!(self.ops; mov ecx, [BYTE context + disp(rs)]);
+                None
             }
-        }
-        // setcc al; movzx eax, al
-        self.bytes(&[0x0F, setcc, 0xC0, 0x0F, 0xB6, 0xC0]);
-        self.store(rd);
-    }
-
-    /// rd = rt shifted by `sa` or by cl (which x86 masks to 5 bits, as MIPS does), with the
-    /// ModRM byte E0 (shl), E8 (shr) or F8 (sar).
-    fn shift(&mut self, rd: Reg, rt: Reg, sa: Option<u8>, modrm: u8) {
-        self.load(EAX, rt);
-        match sa {
-            Some(sa) => self.bytes(&[0xC1, modrm, sa & 31]),
-            None => self.bytes(&[0xD3, modrm]),
+        };
+        self.load(rt);
+        match (sa, shift) {
+            (Some(sa), Shift::Left) => x64!(self.ops; shl eax, sa),
+            (Some(sa), Shift::Right) => x64!(self.ops; shr eax, sa),
+            (Some(sa), Shift::RightArithmetic) => x64!(self.ops; sar eax, sa),
+            (None, Shift::Left) => x64!(self.ops; shl eax, cl),
+            (None, Shift::Right) => x64!(self.ops; shr eax, cl),
+            (None, Shift::RightArithmetic) => x64!(self.ops; sar eax, cl),
         }
         self.store(rd);
     }
 
-    /// eax = target if the condition `cmovcc` holds, else fall: for two registers compared
-    /// (cmove 44, cmovne 45) or one against zero (cmovl 4C, cmovge 4D, cmovle 4E, cmovg 4F).
-    fn branch(&mut self, rs: Reg, rt: Option<Reg>, cmovcc: u8, fall: u32, target: u32) {
+    /// pc = target if the branch is taken, else fall: two registers compared, or one against
+    /// zero.
+    fn branch(&mut self, rs: Reg, rt: Option<Reg>, taken: Taken, fall: u32, target: u32) {
         match rt {
             Some(rt) => {
-                self.load(EAX, rs);
-                self.with_reg(0x3B, rt);
+                self.load(rs);
+                x64!(self.ops; cmp eax, [BYTE context + disp(rt)]);
             }
-            // cmp dword [rdi + rs], 0
-            None => self.bytes(&[0x83, 0x7F, disp(rs), 0x00]),
+            None => x64!(self.ops; cmp DWORD [BYTE context + disp(rs)], 0),
         }
-        // mov eax, fall; mov edx, target (neither changes the flags); cmovcc eax, edx
-        self.mov_eax(fall);
-        self.bytes(&[0xBA]);
-        self.u32(target);
-        self.bytes(&[0x0F, cmovcc, 0xC2]);
+        // Neither mov changes the flags.
+        self.mov_pc(fall);
+        x64!(self.ops; mov next_d, DWORD target as i32);
+        match taken {
+            Taken::Equal => x64!(self.ops; cmove pc, next_d),
+            Taken::NotEqual => x64!(self.ops; cmovne pc, next_d),
+            Taken::LessOrEqual => x64!(self.ops; cmovle pc, next_d),
+            Taken::Greater => x64!(self.ops; cmovg pc, next_d),
+            Taken::Less => x64!(self.ops; cmovl pc, next_d),
+            Taken::GreaterOrEqual => x64!(self.ops; cmovge pc, next_d),
+        }
     }
 }
 
@@ -414,6 +461,43 @@ mod tests {
             with(0, 0x7fff_fff0),
             100,
         );
+    }
+
+    #[test]
+    fn a_run_reads_back_as_written() {
+        // add $t2, $t0, $t1; sllv $t2, $t0, $t1; sltiu $t2, $t0, -2; bne $t0, $t1, back
+        let words = [0x0109_5020, 0x0128_5004, 0x2d0a_fffe, 0x1509_fffc];
+        let pcs = (TEXT_BASE..).step_by(4);
+        let ops: Vec<Op> = pcs
+            .zip(words)
+            .map(|(pc, w)| translate(pc, decode(w)))
+            .collect();
+        let code = emit(TEXT_BASE, &ops).expect("an integer run compiles");
+        let Some(listing) = asmdbg_testsupport::x64::objdump(&code) else {
+            return;
+        };
+        let text = listing.join("\n");
+        for expected in [
+            "xor r8d,r8d",
+            "mov eax,DWORD PTR [rdi+0x20]",
+            "add eax,DWORD PTR [rdi+0x24]",
+            "jo ",
+            "mov DWORD PTR [rdi+0x28],eax",
+            "mov ecx,DWORD PTR [rdi+0x24]",
+            "shl eax,cl",
+            "cmp eax,0xfffffffe",
+            "setb al",
+            "movzx eax,al",
+            "mov eax,0x400010",
+            "mov edx,0x400000",
+            "cmovne eax,edx",
+            "inc r8",
+            "mov rax,r8",
+            "mov edx,0x0",
+            "bts rdx,0x20",
+        ] {
+            assert!(text.contains(expected), "{expected} in\n{text}");
+        }
     }
 
     #[test]
