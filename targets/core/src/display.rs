@@ -478,12 +478,16 @@ pub fn run_with_keys<M: KeyedMachine + ?Sized>(machine: &mut M, budget: u64) -> 
         let outcome = machine.run_unscheduled(slice);
         executed += outcome.executed;
         match outcome.stop {
-            Some(StopEvent::NeedInput) if outcome.executed == 0 => {
-                match machine.key_feed().take_next() {
-                    Some(key) => machine.press_scheduled(key),
-                    None => return outcome_of(executed, outcome.stop),
+            // Waiting for a key (at once or after polling a while): the next one comes now.
+            Some(StopEvent::NeedInput) => match machine.key_feed().take_next() {
+                Some(key) => {
+                    machine.press_scheduled(key);
+                    if executed >= budget {
+                        return outcome_of(executed, None);
+                    }
                 }
-            }
+                None => return outcome_of(executed, outcome.stop),
+            },
             None if executed < budget && outcome.executed > 0 => {}
             stop => {
                 machine.press_due_keys();
@@ -500,6 +504,56 @@ fn outcome_of(executed: u64, stop: Option<StopEvent>) -> RunOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A machine that polls for a key for `polls` instructions, then stops with NeedInput, and
+    /// takes one instruction to read a key it has.
+    struct Poller {
+        feed: KeyFeed,
+        count: u64,
+        keys: Vec<u8>,
+        read: Vec<u8>,
+        polls: u64,
+    }
+
+    impl KeyedMachine for Poller {
+        fn key_feed(&mut self) -> &mut KeyFeed {
+            &mut self.feed
+        }
+        fn key_count(&self) -> u64 {
+            self.count
+        }
+        fn press_scheduled(&mut self, key: u8) {
+            self.keys.push(key);
+        }
+        fn run_unscheduled(&mut self, budget: u64) -> RunOutcome {
+            if let Some(key) = self.keys.pop() {
+                self.read.push(key);
+                self.count += 1;
+                return outcome_of(1, None);
+            }
+            let n = budget.min(self.polls);
+            self.count += n;
+            let stop = (n == self.polls).then_some(StopEvent::NeedInput);
+            outcome_of(n, stop)
+        }
+    }
+
+    #[test]
+    fn a_program_that_waits_gets_the_next_key_after_polling_a_while() {
+        let keys =
+            [(10, b'a'), (5000, b'b'), (6000, b'c')].map(|(at, key)| ScheduledKey { at, key });
+        let mut m = Poller {
+            feed: KeyFeed::new(&keys),
+            count: 0,
+            keys: Vec::new(),
+            read: Vec::new(),
+            polls: 2000,
+        };
+        // One run: each wait (after 2000 polls) takes the next key, until none is left.
+        let outcome = run_with_keys(&mut m, 100_000);
+        assert_eq!(m.read, b"abc");
+        assert_eq!(outcome.stop, Some(StopEvent::NeedInput));
+    }
 
     #[test]
     fn the_flag_names_size_unit_and_base() {
