@@ -87,6 +87,19 @@ fn run_on_terminal(
     rows: u16,
     colorterm: Option<&str>,
 ) -> (Vec<u8>, String) {
+    let (shown, status, stderr) = run_on_terminal_until(args, cols, rows, colorterm, None);
+    assert!(status.success(), "{status:?}: {stderr}");
+    (shown, stderr)
+}
+
+/// The same, sending `signal` to asmdbg once its terminal has shown something.
+fn run_on_terminal_until(
+    args: &[&str],
+    cols: u16,
+    rows: u16,
+    colorterm: Option<&str>,
+    signal: Option<libc::c_int>,
+) -> (Vec<u8>, std::process::ExitStatus, String) {
     let pty = nix::pty::openpty(None, None).expect("openpty");
     set_size(pty.slave.as_raw_fd(), cols, rows);
     let mut command = support::asmdbg();
@@ -105,6 +118,7 @@ fn run_on_terminal(
     drop(command);
     drop(pty.slave);
     let mut master = std::fs::File::from(pty.master);
+    let (first_tx, first_rx) = std::sync::mpsc::channel();
     let reader = thread::spawn(move || {
         let mut shown = Vec::new();
         let mut buf = [0u8; 4096];
@@ -114,13 +128,26 @@ fn run_on_terminal(
                 break;
             }
             shown.extend_from_slice(&buf[..n]);
+            let _ = first_tx.send(());
         }
         shown
     });
+    if let Some(signal) = signal {
+        first_rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the terminal shows something");
+        thread::sleep(Duration::from_millis(200));
+        let pid = libc::pid_t::try_from(child.id()).expect("pid");
+        // SAFETY: kill only sends a signal to our own child process.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    }
     let out = child.wait_with_output().expect("wait");
-    assert!(out.status.success(), "{out:?}");
     let shown = reader.join().expect("reader");
-    (shown, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        shown,
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -203,6 +230,41 @@ fn a_terminal_without_24_bit_colour_or_room_gets_one_line_and_the_plain_run() {
         "drawn\n\n----- Halting the processor ----- \n"
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("display"));
+}
+
+#[test]
+fn an_interrupted_run_gives_the_ordinary_screen_back() {
+    // Draws for ever.
+    let dir = Scratch::with_files(&[(
+        "forever.asm",
+        ".ORIG x3000\nLD R1, VIDEO\nLD R2, BLUE\nLOOP STR R2, R1, #0\nADD R2, R2, #1\nBR LOOP\n\
+         VIDEO .FILL xC000\nBLUE .FILL x001F\n.END\n",
+    )]);
+    let program = dir.path().join("forever.asm");
+    let (shown, status, _) = run_on_terminal_until(
+        &["run", program.to_str().expect("path"), "--display"],
+        100,
+        40,
+        Some("truecolor"),
+        Some(libc::SIGINT),
+    );
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    let mut term = vt100::Parser::new(40, 100, 0);
+    term.process(&shown);
+    assert!(
+        shown.windows(8).any(|w| w == b"\x1b[?1049h"),
+        "the view was up"
+    );
+    assert!(
+        !term.screen().alternate_screen(),
+        "the ordinary screen is back"
+    );
+    assert!(!term.screen().hide_cursor(), "with its cursor");
+    // The scrolling region is the whole screen again: a line feed at the bottom scrolls it.
+    term.process(b"\x1b[40;1Hbottom\r\n");
+    assert!(term.screen().contents().lines().any(|l| l == "bottom"));
+    assert_eq!(term.screen().cursor_position(), (39, 0));
 }
 
 /// A terminal on the display's pty, read without threads (non-blocking) so that dropping it
