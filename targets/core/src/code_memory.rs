@@ -152,14 +152,16 @@ const NOT_COMPILED: u32 = u32::MAX;
 const COMPILED: u32 = 1 << 31;
 
 /// A cpu's compiled code, by a key of its choosing (the slot or block it was compiled for),
-/// compiled once it is entered often enough. A copy starts with nothing compiled: code memory
-/// is not shared between cpus.
+/// compiled once it is entered often enough. A copy starts with nothing compiled (code memory
+/// is not shared between cpus) but keeps [`CompiledCode::set_off`].
 #[derive(Default)]
 pub struct CompiledCode {
     entries: Vec<u32>,
     memory: Option<CodeMemory>,
     /// Whether mapping code memory failed once (then nothing is compiled again).
     unavailable: bool,
+    /// [`CompiledCode::set_off`]: this cpu interprets whatever the process-wide switch says.
+    off: bool,
 }
 
 impl std::fmt::Debug for CompiledCode {
@@ -175,7 +177,10 @@ impl std::fmt::Debug for CompiledCode {
 
 impl Clone for CompiledCode {
     fn clone(&self) -> CompiledCode {
-        CompiledCode::default()
+        CompiledCode {
+            off: self.off,
+            ..CompiledCode::default()
+        }
     }
 }
 
@@ -186,6 +191,13 @@ impl CompiledCode {
         // The code goes with its buffer (dynasmrt's only grows): a new one is mapped when
         // something compiles again.
         self.memory = None;
+    }
+
+    /// Turns compiled code off for this cpu alone (one machine of a differential test), or
+    /// back on (still subject to [`interpreting`]); forgets what was compiled either way.
+    pub fn set_off(&mut self, off: bool) {
+        self.off = off;
+        self.clear();
     }
 
     /// The address of the code for `key`, compiled from `emit` on the entry after
@@ -234,7 +246,7 @@ impl CompiledCode {
     }
 
     fn compile(&mut self, emit: impl FnOnce() -> Option<Vec<u8>>) -> Option<usize> {
-        if self.unavailable || !COMPILED_CODE || interpreting() {
+        if self.off || self.unavailable || !COMPILED_CODE || interpreting() {
             return None;
         }
         let code = emit()?;
@@ -400,5 +412,35 @@ mod tests {
         }
         assert!(compiled.get(3, &mut emit).is_some());
         assert_eq!(emitted, 2);
+    }
+
+    #[test]
+    fn a_cpu_turned_off_compiles_nothing_and_its_copies_neither() {
+        let mut compiled = CompiledCode::default();
+        let emitted = std::cell::Cell::new(0);
+        let emit = || {
+            emitted.set(emitted.get() + 1);
+            let mut ops = crate::x64::ops();
+            crate::x64!(ops; ret);
+            Some(crate::x64::finish(ops))
+        };
+        for _ in 0..ENTRIES_BEFORE_COMPILING {
+            compiled.get(3, emit);
+        }
+        assert!(compiled.get(3, emit).is_some());
+        compiled.set_off(true);
+        assert_eq!(format!("{compiled:?}"), "CompiledCode { 0 compiled }");
+        let mut copy = compiled.clone();
+        for _ in 0..2 * ENTRIES_BEFORE_COMPILING {
+            assert_eq!(compiled.get(3, emit), None);
+            assert_eq!(copy.get(3, emit), None);
+        }
+        assert_eq!(emitted.get(), 1, "nothing emitted while off");
+        compiled.set_off(false);
+        for _ in 0..ENTRIES_BEFORE_COMPILING {
+            assert_eq!(compiled.get(3, emit), None);
+        }
+        assert!(compiled.get(3, emit).is_some(), "on again, it compiles");
+        assert_eq!(copy.get(3, emit), None, "the copy stays off");
     }
 }

@@ -125,6 +125,12 @@ pub trait Machine {
     /// Instructions completed since the machine was created or reset.
     fn instructions_executed(&self) -> u64;
 
+    /// Lets this machine's cpu run the machine code it compiles for hot guest code (`on`, the
+    /// default), or makes it interpret everything, as `--interpret` does for the whole process
+    /// (which wins over `on`). Forgets what was compiled; the guest's state is untouched. The
+    /// differential tests run one machine each way. A no-op for a machine that compiles nothing.
+    fn set_compiled_code(&mut self, _on: bool) {}
+
     /// Back to the state right after loading: memory image, registers, console.
     fn reset(&mut self);
 

@@ -369,6 +369,10 @@ impl Machine for Lc3Machine {
         self.cpu.instructions_executed()
     }
 
+    fn set_compiled_code(&mut self, on: bool) {
+        self.cpu.set_compiled_code(on);
+    }
+
     /// Reloads the OS and the program and restarts at the origin. Breakpoints and watchpoints
     /// stay: they belong to the debugging session, not to the machine state.
     fn reset(&mut self) {

@@ -719,6 +719,10 @@ impl Machine for MipsMachine {
         self.cpu.instructions
     }
 
+    fn set_compiled_code(&mut self, on: bool) {
+        self.cpu.set_compiled_code(on);
+    }
+
     fn reset(&mut self) {
         // The same program loaded into the same options cannot fail a second time; keep the
         // current state in the impossible case that it does.

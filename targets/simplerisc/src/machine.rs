@@ -318,6 +318,10 @@ impl Machine for SrMachine {
         self.cpu.executed
     }
 
+    fn set_compiled_code(&mut self, on: bool) {
+        self.cpu.set_compiled_code(on);
+    }
+
     fn reset(&mut self) {
         self.cpu.reset(self.program.entry);
         // A new run: counts start again at 0, so a log goes on as a new one.

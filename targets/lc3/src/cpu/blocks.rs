@@ -378,6 +378,11 @@ impl BlockCache {
         )
     }
 
+    /// Turns this cpu's compiled code off or back on (`Machine::set_compiled_code`).
+    pub fn set_compiled_off(&mut self, off: bool) {
+        self.compiled.set_off(off);
+    }
+
     /// The machine code of the block at `index`, compiled now if it was not yet (None where
     /// this host runs no compiled code).
     #[inline(always)]

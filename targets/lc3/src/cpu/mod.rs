@@ -255,6 +255,14 @@ impl Cpu {
         &mut self.mem
     }
 
+    /// Runs compiled blocks (`on`, the default) or interprets every block
+    /// (`Machine::set_compiled_code`).
+    pub fn set_compiled_code(&mut self, on: bool) {
+        if let Some(blocks) = &mut self.blocks {
+            blocks.set_compiled_off(!on);
+        }
+    }
+
     /// Drops the blocks decoded from memory (after memory changed behind them).
     fn forget_code(&mut self) {
         if let Some(blocks) = &mut self.blocks {

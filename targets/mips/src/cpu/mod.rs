@@ -144,6 +144,12 @@ impl Cpu {
         }
     }
 
+    /// Runs compiled runs (`on`, the default) or interprets every run
+    /// (`Machine::set_compiled_code`).
+    pub fn set_compiled_code(&mut self, on: bool) {
+        self.runs.set_compiled_off(!on);
+    }
+
     /// Moves the PC (debugger, reset), dropping any pending delayed branch.
     pub fn set_pc(&mut self, pc: u32) {
         self.pc = pc;

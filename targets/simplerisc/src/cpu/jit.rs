@@ -70,6 +70,11 @@ impl Jit {
         self.0.clear();
     }
 
+    /// Compiles nothing while `off` (`Machine::set_compiled_code`).
+    pub(super) fn set_off(&mut self, off: bool) {
+        self.0.set_off(off);
+    }
+
     /// The compiled code of `run`, the ops of the run that starts at `slot`, once the run was
     /// entered often enough; None if it does not compile (or not yet).
     #[inline(always)]

@@ -127,6 +127,12 @@ impl Cpu {
         (self.mem.len() * 4) as u32
     }
 
+    /// Runs compiled runs (`on`, the default) or interprets every run
+    /// (`Machine::set_compiled_code`).
+    pub fn set_compiled_code(&mut self, on: bool) {
+        self.runs.set_compiled_off(!on);
+    }
+
     pub fn set_pc_index(&mut self, index: u32) {
         self.pc = index;
         self.debug.watch.end_resume();

@@ -248,6 +248,11 @@ pub(super) struct Runs {
 }
 
 impl Runs {
+    /// Compiles no run while `off` (`Machine::set_compiled_code`).
+    pub(super) fn set_compiled_off(&mut self, off: bool) {
+        self.jit.set_off(off);
+    }
+
     /// Derives the ops and the runs' ends again if `code` is not the `version` they were
     /// derived from: O(code), once per change of the breakpoints.
     pub(super) fn sync(&mut self, code: &[Insn], version: u64) {
