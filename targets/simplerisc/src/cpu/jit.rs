@@ -13,7 +13,9 @@
 //!
 //! The code is derived from the ops and cleared whenever they are derived again.
 
-use asmdbg_core::code_memory::{CodeBuffer, CompiledCode, CompiledFn};
+use asmdbg_core::code_memory::{CompiledCode, CompiledFn};
+use asmdbg_core::x64;
+use asmdbg_core::x64::{EarlyExits, Ops};
 
 use super::runs::{Reg, RunOp};
 
@@ -85,15 +87,16 @@ impl Jit {
 }
 
 /// Offsets in [`Context`].
-const FLAG_E: u8 = 64;
-const FLAG_GT: u8 = 65;
-const MEM: u8 = 72;
-const MEM_WORDS: u8 = 80;
-const WATCH_LOW: u8 = 88;
-const WATCH_SPAN: u8 = 96;
+const FLAG_E: i8 = 64;
+const FLAG_GT: i8 = 65;
+const MEM: i8 = 72;
+const MEM_WORDS: i8 = 80;
+const WATCH_LOW: i8 = 88;
+const WATCH_SPAN: i8 = 96;
 
-fn reg(r: Reg) -> u8 {
-    (r as u8 & 15) * 4
+/// The displacement of register `r` in [`Context::regs`].
+fn reg(r: Reg) -> i8 {
+    (r as u8 & 15) as i8 * 4
 }
 
 fn is_transfer(op: &RunOp) -> bool {
@@ -104,16 +107,21 @@ fn is_transfer(op: &RunOp) -> bool {
 }
 
 /// x86-64 code for the run of `run` that starts at slot `start`, or None if an op has no
-/// translation. `rdi` is the [`Context`], `rsi` `max_rounds`, `r8` the rounds completed,
-/// `r10b` and `r11b` the flags E and GT.
+/// translation. Registers as [`asmdbg_core::x64`] has them, and `r10b` and `r11b` the flags E
+/// and GT.
 fn emit(start: u32, run: &[RunOp]) -> Option<Vec<u8>> {
     let fall = start.wrapping_add(run.len() as u32);
-    let mut x = CodeBuffer::default();
-    // xor r8d, r8d; movzx r10d, byte [rdi + FLAG_E]; movzx r11d, byte [rdi + FLAG_GT]
-    x.bytes(&[0x45, 0x31, 0xC0, 0x44, 0x0F, 0xB6, 0x57, FLAG_E]);
-    x.bytes(&[0x44, 0x0F, 0xB6, 0x5F, FLAG_GT]);
-    let top = x.here();
-    let mut early: Vec<(usize, usize)> = Vec::new();
+    let mut x = Asm {
+        ops: x64::ops(),
+        early: EarlyExits::default(),
+    };
+    let top = x.ops.new_dynamic_label();
+    x64!(x.ops
+        ; xor r8d, r8d // rounds
+        ; movzx r10d, BYTE [BYTE context + FLAG_E]
+        ; movzx r11d, BYTE [BYTE context + FLAG_GT]
+        ; =>top
+    );
     let (body, last) = match run.split_last() {
         Some((last, body)) if is_transfer(last) => (body, Some(*last)),
         _ => (run, None),
@@ -121,168 +129,220 @@ fn emit(start: u32, run: &[RunOp]) -> Option<Vec<u8>> {
     for (k, op) in body.iter().enumerate() {
         match *op {
             RunOp::Nop => {}
-            RunOp::Add { rd, a, b } => binary(&mut x, &[0x03], rd, a, b),
-            RunOp::Sub { rd, a, b } => binary(&mut x, &[0x2B], rd, a, b),
-            RunOp::Mul { rd, a, b } => binary(&mut x, &[0x0F, 0xAF], rd, a, b),
-            RunOp::And { rd, a, b } => binary(&mut x, &[0x23], rd, a, b),
-            RunOp::Or { rd, a, b } => binary(&mut x, &[0x0B], rd, a, b),
+            RunOp::Add { rd, a, b } => x.binary(Alu::Add, rd, a, b),
+            RunOp::Sub { rd, a, b } => x.binary(Alu::Sub, rd, a, b),
+            RunOp::Mul { rd, a, b } => x.binary(Alu::Mul, rd, a, b),
+            RunOp::And { rd, a, b } => x.binary(Alu::And, rd, a, b),
+            RunOp::Or { rd, a, b } => x.binary(Alu::Or, rd, a, b),
             RunOp::Not { rd, b } => {
-                load(&mut x, b);
-                x.bytes(&[0xF7, 0xD0]); // not eax
-                store(&mut x, rd);
+                x.load(b);
+                x64!(x.ops; not eax);
+                x.store(rd);
             }
             RunOp::Mov { rd, b } => {
-                load(&mut x, b);
-                store(&mut x, rd);
+                x.load(b);
+                x.store(rd);
             }
-            RunOp::AddI { rd, a, imm } => immediate(&mut x, 0x05, rd, a, imm),
-            RunOp::AndI { rd, a, imm } => immediate(&mut x, 0x25, rd, a, imm),
-            RunOp::OrI { rd, a, imm } => immediate(&mut x, 0x0D, rd, a, imm),
-            RunOp::MulI { rd, a, imm } => {
-                // imul eax, [rdi + a], imm
-                x.bytes(&[0x69, 0x47, reg(a)]);
-                x.u32(imm);
-                store(&mut x, rd);
-            }
+            RunOp::AddI { rd, a, imm } => x.immediate(Alu::Add, rd, a, imm),
+            RunOp::AndI { rd, a, imm } => x.immediate(Alu::And, rd, a, imm),
+            RunOp::OrI { rd, a, imm } => x.immediate(Alu::Or, rd, a, imm),
+            RunOp::MulI { rd, a, imm } => x.immediate(Alu::Mul, rd, a, imm),
             RunOp::Set { rd, value } => {
-                // mov dword [rdi + rd], value
-                x.bytes(&[0xC7, 0x47, reg(rd)]);
-                x.u32(value);
+                x64!(x.ops; mov DWORD [BYTE context + reg(rd)], value as i32);
             }
             RunOp::Cmp { a, b } => {
-                load(&mut x, a);
-                x.bytes(&[0x3B, 0x47, reg(b)]); // cmp eax, [rdi + b]
-                set_flags(&mut x);
+                x.load(a);
+                x64!(x.ops; cmp eax, [BYTE context + reg(b)]);
+                x.set_flags();
             }
             RunOp::CmpI { a, imm } => {
-                load(&mut x, a);
-                x.bytes(&[0x3D]); // cmp eax, imm
-                x.u32(imm);
-                set_flags(&mut x);
+                x.load(a);
+                x64!(x.ops; cmp eax, DWORD imm as i32);
+                x.set_flags();
             }
-            RunOp::LslI { rd, a, amount } => shift(&mut x, 0xE0, rd, a, amount),
-            RunOp::LsrI { rd, a, amount } => shift(&mut x, 0xE8, rd, a, amount),
-            RunOp::AsrI { rd, a, amount } => shift(&mut x, 0xF8, rd, a, amount),
+            RunOp::LslI { rd, a, amount } => x.shift(Shift::Left, rd, a, amount),
+            RunOp::LsrI { rd, a, amount } => x.shift(Shift::Right, rd, a, amount),
+            RunOp::AsrI { rd, a, amount } => x.shift(Shift::RightArithmetic, rd, a, amount),
             RunOp::Ld { rd, a, off } => {
-                word_index(&mut x, a, off, k, &mut early);
-                // mov eax, [rdx + rcx*4]
-                x.bytes(&[0x8B, 0x04, 0x8A]);
-                store(&mut x, rd);
+                x.word_index(a, off, k);
+                x64!(x.ops; mov eax, [rdx + rcx * 4]);
+                x.store(rd);
             }
             RunOp::St { value, a, off } => {
-                word_index(&mut x, a, off, k, &mut early);
-                load(&mut x, value);
-                // mov [rdx + rcx*4], eax
-                x.bytes(&[0x89, 0x04, 0x8A]);
+                x.word_index(a, off, k);
+                x.load(value);
+                x64!(x.ops; mov [rdx + rcx * 4], eax);
             }
             _ => return None,
         }
     }
-    // The slot after the round, in eax.
+    // The slot after the round, in `pc`.
     match last {
-        None => mov_eax(&mut x, fall),
-        // test r10b, r10b / test r11b, r11b; mov eax, fall; mov edx, target; cmovne eax, edx
-        Some(RunOp::Beq { target }) => branch(&mut x, &[0x45, 0x84, 0xD2], fall, target),
-        Some(RunOp::Bgt { target }) => branch(&mut x, &[0x45, 0x84, 0xDB], fall, target),
-        Some(RunOp::B { target }) => mov_eax(&mut x, target),
+        None => x.mov_pc(fall),
+        Some(RunOp::Beq { target }) => {
+            x64!(x.ops; test r10b, r10b);
+            x.branch(fall, target);
+        }
+        Some(RunOp::Bgt { target }) => {
+            x64!(x.ops; test r11b, r11b);
+            x.branch(fall, target);
+        }
+        Some(RunOp::B { target }) => x.mov_pc(target),
         Some(RunOp::Call { target }) => {
-            // mov dword [rdi + ra], fall * 4
-            x.bytes(&[0xC7, 0x47, reg(Reg::R15)]);
-            x.u32(fall.wrapping_mul(4));
-            mov_eax(&mut x, target);
+            let ra = fall.wrapping_mul(4) as i32;
+            x64!(x.ops; mov DWORD [BYTE context + reg(Reg::R15)], ra);
+            x.mov_pc(target);
         }
         Some(RunOp::Ret) => {
-            load(&mut x, Reg::R15);
-            x.bytes(&[0xC1, 0xE8, 0x02]); // shr eax, 2
+            x.load(Reg::R15);
+            x64!(x.ops; shr eax, 2);
         }
         Some(_) => return None,
     }
-    x.end_round(start, top);
-    end(&mut x);
-    for (jump, k) in early {
-        x.leave_early(jump, k);
-        end(&mut x);
+    x64::end_round(&mut x.ops, start, top);
+    end(&mut x.ops);
+    x.early.write(&mut x.ops, |ops, ()| end(ops));
+    Some(x64::finish(x.ops))
+}
+
+/// The flags back into the context, `rax` the rounds completed.
+fn end(ops: &mut Ops) {
+    x64!(ops
+        ; mov [BYTE context + FLAG_E], r10b
+        ; mov [BYTE context + FLAG_GT], r11b
+        ; mov rax, rounds
+        ; ret
+    );
+}
+
+/// An operation of `eax` with a register or an immediate.
+#[derive(Clone, Copy)]
+enum Alu {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy)]
+enum Shift {
+    Left,
+    Right,
+    RightArithmetic,
+}
+
+/// A run being written.
+struct Asm {
+    ops: Ops,
+    /// The loads and stores off the plain path, which leave before their op.
+    early: EarlyExits,
+}
+
+impl Asm {
+    /// eax = r
+    fn load(&mut self, r: Reg) {
+        x64!(self.ops; mov eax, [BYTE context + reg(r)]);
     }
-    Some(x.code)
-}
 
-/// mov [rdi + FLAG_E], r10b; mov [rdi + FLAG_GT], r11b; mov rax, r8; ret
-fn end(x: &mut CodeBuffer) {
-    x.bytes(&[0x44, 0x88, 0x57, FLAG_E, 0x44, 0x88, 0x5F, FLAG_GT]);
-    x.bytes(&[0x4C, 0x89, 0xC0, 0xC3]);
-}
+    /// r = eax
+    fn store(&mut self, r: Reg) {
+        x64!(self.ops; mov [BYTE context + reg(r)], eax);
+    }
 
-/// mov eax, [rdi + r]
-fn load(x: &mut CodeBuffer, r: Reg) {
-    x.bytes(&[0x8B, 0x47, reg(r)]);
-}
+    fn mov_pc(&mut self, value: u32) {
+        x64!(self.ops; mov pc, DWORD value as i32);
+    }
 
-/// mov [rdi + r], eax
-fn store(x: &mut CodeBuffer, r: Reg) {
-    x.bytes(&[0x89, 0x47, reg(r)]);
-}
+    /// rd = a `alu` b
+    fn binary(&mut self, alu: Alu, rd: Reg, a: Reg, b: Reg) {
+        self.load(a);
+        let b = reg(b);
+        match alu {
+            Alu::Add => x64!(self.ops; add eax, [BYTE context + b]),
+            Alu::Sub => x64!(self.ops; sub eax, [BYTE context + b]),
+            Alu::Mul => x64!(self.ops; imul eax, [BYTE context + b]),
+            Alu::And => x64!(self.ops; and eax, [BYTE context + b]),
+            Alu::Or => x64!(self.ops; or eax, [BYTE context + b]),
+        }
+        self.store(rd);
+    }
 
-fn mov_eax(x: &mut CodeBuffer, value: u32) {
-    x.bytes(&[0xB8]);
-    x.u32(value);
-}
+    /// rd = a `alu` imm
+    fn immediate(&mut self, alu: Alu, rd: Reg, a: Reg, imm: u32) {
+        let imm = imm as i32;
+        match alu {
+            Alu::Mul => x64!(self.ops; imul eax, [BYTE context + reg(a)], DWORD imm),
+            Alu::Add => {
+                self.load(a);
+                x64!(self.ops; add eax, DWORD imm);
+            }
+            Alu::Sub => {
+                self.load(a);
+                x64!(self.ops; sub eax, DWORD imm);
+            }
+            Alu::And => {
+                self.load(a);
+                x64!(self.ops; and eax, DWORD imm);
+            }
+            Alu::Or => {
+                self.load(a);
+                x64!(self.ops; or eax, DWORD imm);
+            }
+        }
+        self.store(rd);
+    }
 
-/// rd = a `opcode` b (opcode: add 03, sub 2B, imul 0F AF, and 23, or 0B).
-fn binary(x: &mut CodeBuffer, opcode: &[u8], rd: Reg, a: Reg, b: Reg) {
-    load(x, a);
-    x.bytes(opcode);
-    x.bytes(&[0x47, reg(b)]);
-    store(x, rd);
-}
+    /// rd = a shifted by `amount` (x86 masks it to 5 bits as the ops do).
+    fn shift(&mut self, shift: Shift, rd: Reg, a: Reg, amount: u8) {
+        self.load(a);
+        let amount = (amount & 31) as i8;
+        match shift {
+            Shift::Left => x64!(self.ops; shl eax, amount),
+            Shift::Right => x64!(self.ops; shr eax, amount),
+            Shift::RightArithmetic => x64!(self.ops; sar eax, amount),
+        }
+        self.store(rd);
+    }
 
-/// rd = a `opcode` imm (the eax forms: add 05, and 25, or 0D).
-fn immediate(x: &mut CodeBuffer, opcode: u8, rd: Reg, a: Reg, imm: u32) {
-    load(x, a);
-    x.bytes(&[opcode]);
-    x.u32(imm);
-    store(x, rd);
-}
+    /// The flags of the `cmp` just done.
+    fn set_flags(&mut self) {
+        x64!(self.ops
+            ; sete r10b
+            ; setg r11b
+        );
+    }
 
-/// rd = a shifted by `amount` (ModRM E0 shl, E8 shr, F8 sar).
-fn shift(x: &mut CodeBuffer, modrm: u8, rd: Reg, a: Reg, amount: u8) {
-    load(x, a);
-    x.bytes(&[0xC1, modrm, amount & 31]);
-    store(x, rd);
-}
+    /// pc = target if the flag just tested is set, else fall.
+    fn branch(&mut self, fall: u32, target: u32) {
+        // Neither mov changes the flags.
+        self.mov_pc(fall);
+        x64!(self.ops
+            ; mov next_d, DWORD target as i32
+            ; cmovne pc, next_d
+        );
+    }
 
-/// The flags of the `cmp` just done: sete r10b; setg r11b
-fn set_flags(x: &mut CodeBuffer) {
-    x.bytes(&[0x41, 0x0F, 0x94, 0xC2, 0x41, 0x0F, 0x9F, 0xC3]);
-}
-
-/// eax = target if the flag `test` looks at is set, else fall.
-fn branch(x: &mut CodeBuffer, test: &[u8], fall: u32, target: u32) {
-    x.bytes(test);
-    mov_eax(x, fall);
-    x.bytes(&[0xBA]);
-    x.u32(target);
-    x.bytes(&[0x0F, 0x45, 0xC2]);
-}
-
-/// rcx = the word index of a load or store at a + off, rdx = memory; leaves before op `k`
-/// (through `early`) if the address is unaligned, past memory or in the watched span.
-fn word_index(x: &mut CodeBuffer, a: Reg, off: u32, k: usize, early: &mut Vec<(usize, usize)>) {
-    load(x, a);
-    x.bytes(&[0x05]); // add eax, off
-    x.u32(off);
-    // test al, 3; jnz
-    x.bytes(&[0xA8, 0x03]);
-    early.push((x.jump_if(0x85), k));
-    // mov ecx, eax; shr ecx, 2; cmp rcx, [rdi + MEM_WORDS]; jae
-    x.bytes(&[0x89, 0xC1, 0xC1, 0xE9, 0x02, 0x48, 0x3B, 0x4F, MEM_WORDS]);
-    early.push((x.jump_if(0x83), k));
-    // mov edx, eax; sub rdx, [rdi + WATCH_LOW]; cmp rdx, [rdi + WATCH_SPAN]; jb
-    x.bytes(&[
-        0x89, 0xC2, 0x48, 0x2B, 0x57, WATCH_LOW, 0x48, 0x3B, 0x57, WATCH_SPAN,
-    ]);
-    early.push((x.jump_if(0x82), k));
-    // mov rdx, [rdi + MEM]
-    x.bytes(&[0x48, 0x8B, 0x57, MEM]);
+    /// rcx = the word index of a load or store at a + off, rdx = memory; leaves before op `k`
+    /// if the address is unaligned, past memory or in the watched span.
+    fn word_index(&mut self, a: Reg, off: u32, k: usize) {
+        self.load(a);
+        let stub = self.early.before(&mut self.ops, k, ());
+        x64!(self.ops
+            ; add eax, DWORD off as i32
+            ; test al, 3
+            ; jnz =>stub
+            ; mov ecx, eax
+            ; shr ecx, 2
+            ; cmp rcx, [BYTE context + MEM_WORDS]
+            ; jae =>stub
+            ; mov edx, eax
+            ; sub rdx, [BYTE context + WATCH_LOW]
+            ; cmp rdx, [BYTE context + WATCH_SPAN]
+            ; jb =>stub
+            ; mov rdx, [BYTE context + MEM]
+        );
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64", unix))]
@@ -434,6 +494,46 @@ mod tests {
             insn(Op::B, 0, 0, 0, (-2i32) as u32),
         ];
         compare(&code, 0, 0, (false, false), 100);
+    }
+
+    #[test]
+    fn a_run_reads_back_as_written() {
+        let code = [
+            insn(Op::MulI, 3, 1, 0, (-3i32) as u32),
+            insn(Op::Cmp, 0, 1, 2, 0),
+            insn(Op::St, 2, 1, 0, 4),
+            insn(Op::Beq, 0, 0, 0, (-4i32) as u32),
+        ];
+        let mut runs = super::super::runs::Runs::default();
+        runs.sync(&code, 0);
+        let code = emit(0, runs.ops(0, 3)).expect("the run compiles");
+        let Some(listing) = asmdbg_testsupport::x64::objdump(&code) else {
+            return;
+        };
+        let text = listing.join("\n");
+        for expected in [
+            "movzx r10d,BYTE PTR [rdi+0x40]",
+            "movzx r11d,BYTE PTR [rdi+0x41]",
+            "imul eax,DWORD PTR [rdi+0x4],0xfffffffd",
+            "mov DWORD PTR [rdi+0xc],eax",
+            "cmp eax,DWORD PTR [rdi+0x8]",
+            "sete r10b",
+            "setg r11b",
+            "add eax,0x4",
+            "test al,0x3",
+            "cmp rcx,QWORD PTR [rdi+0x50]",
+            "sub rdx,QWORD PTR [rdi+0x58]",
+            "cmp rdx,QWORD PTR [rdi+0x60]",
+            "mov rdx,QWORD PTR [rdi+0x48]",
+            "mov DWORD PTR [rdx+rcx*4],eax",
+            "test r10b,r10b",
+            "cmovne eax,edx",
+            "mov BYTE PTR [rdi+0x40],r10b",
+            "mov edx,0x2",
+            "bts rdx,0x20",
+        ] {
+            assert!(text.contains(expected), "{expected} in\n{text}");
+        }
     }
 
     #[test]
