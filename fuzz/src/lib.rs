@@ -1,7 +1,8 @@
 //! Fuzz harnesses for asmdbg: what the outside world sends (source text, object files, memory
 //! images a program builds for itself, RSP byte streams) must never panic, hang or grow memory
-//! without bound. Each `fuzz_targets/NAME.rs` calls the function of the same name; the first
-//! byte of the input picks the ISA, so one target covers all three machines.
+//! without bound; and the compiled code must do what the interpreter does (`differential`).
+//! Each `fuzz_targets/NAME.rs` calls the function of the same name; the first byte of the
+//! input picks the ISA, so one target covers all three machines.
 //!
 //! A harness panics only where asmdbg broke a promise (an invariant check below); a plain error
 //! result is a correct answer to bad input.
@@ -118,6 +119,18 @@ pub fn lc3_obj(data: &[u8]) {
         assert!(outcome.executed <= MACHINE_BUDGET);
     }
 }
+
+/// The compilers against the interpreter (testsupport/tests/differential, shared with the
+/// bounded `cargo test` of it): the first byte picks the ISA, the rest a program that loops over
+/// edge values, device registers and watched words, and the debugger's budgets, breakpoints,
+/// watchpoints and input. A difference between the machine running compiled code and the one
+/// interpreting panics with the program and the first thing that differs.
+pub fn differential(data: &[u8]) {
+    differential_check::check(data, differential_check::FUZZ_LIMITS);
+}
+
+#[path = "../../testsupport/tests/differential/mod.rs"]
+mod differential_check;
 
 /// Splits the fuzz input into header bytes and an image.
 struct Bytes<'a>(&'a [u8]);
