@@ -359,7 +359,11 @@ mod tests {
             let owners: Vec<Isa> = isas().into_iter().filter(|i| i.accepts(flag)).collect();
             // --strict: lc3as's rules for LC-3, the course interpreter's for SimpleRISC;
             // --keys: the LC-3 keyboard and MARS's MMIO keyboard.
-            let expected = if matches!(flag, Flag::Strict | Flag::Keys) { 2 } else { 1 };
+            let expected = if matches!(flag, Flag::Strict | Flag::Keys) {
+                2
+            } else {
+                1
+            };
             assert_eq!(owners.len(), expected, "{flag:?}: {owners:?}");
         }
         let strict = MachineOptions {
