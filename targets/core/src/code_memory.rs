@@ -200,8 +200,11 @@ mod mapping {
     /// (dynasmrt moves it to grow it) and code keeps its address until the memory is dropped.
     const SIZE: usize = 4 << 20;
 
+    /// Three words, as the hand-made mapping was: the cpus move their compiled code in and
+    /// out of themselves around every run (MIPS's `mem::take` of its runs), and the
+    /// assembler's own state is some 300 bytes.
     pub struct CodeMemory {
-        assembler: dynasmrt::x64::Assembler,
+        assembler: Box<dynasmrt::x64::Assembler>,
         /// Where the buffer starts.
         base: usize,
         used: usize,
@@ -209,7 +212,7 @@ mod mapping {
 
     impl CodeMemory {
         pub fn new() -> std::io::Result<CodeMemory> {
-            let assembler = dynasmrt::x64::Assembler::new_with_capacity(SIZE)?;
+            let assembler = Box::new(dynasmrt::x64::Assembler::new_with_capacity(SIZE)?);
             let base = assembler.reader().lock().as_ptr() as usize;
             Ok(CodeMemory {
                 assembler,
@@ -303,6 +306,7 @@ mod tests {
         };
         assert_eq!((f(), g(7)), (42, 8));
         assert_eq!(memory.add(&[0; 4 << 20]), None, "past the room there is");
+        assert_eq!(std::mem::size_of::<CodeMemory>(), 24, "moved with its cpu");
     }
 
     #[test]
