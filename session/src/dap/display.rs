@@ -12,8 +12,9 @@
 use std::time::{Duration, Instant};
 
 use asmdbg_core::display::Frame;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::protocol::{arguments, body, AsmdbgDisplayBody, AsmdbgKeyArguments};
 use super::wire::base64;
 
 /// The custom event that carries a frame.
@@ -33,37 +34,29 @@ pub fn frame_body(frame: &Frame) -> Value {
     for &c in &frame.pixels {
         rgb.extend_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, c as u8]);
     }
-    json!({
-        "width": frame.width,
-        "height": frame.height,
-        "unitWidth": frame.unit_width,
-        "unitHeight": frame.unit_height,
-        "pixels": base64(&rgb),
+    body(&AsmdbgDisplayBody {
+        width: frame.width,
+        height: frame.height,
+        unit_width: frame.unit_width,
+        unit_height: frame.unit_height,
+        pixels: base64(&rgb),
     })
 }
 
 /// The keys an `asmdbgKey` request presses: `key`, a byte (a character code 0-255), or
 /// `text`, its characters (each one byte: ASCII or Latin-1), in order.
 pub fn keys_of(args: &Value) -> Result<Vec<u8>, String> {
-    let keys = match (args.get("key"), args.get("text")) {
-        (Some(key), None) => {
-            let code = key.as_u64().filter(|&k| k <= 0xff).ok_or_else(|| {
-                format!("asmdbgKey: `key` must be a character code from 0 to 255, not {key}")
-            })?;
-            vec![code as u8]
-        }
-        (None, Some(text)) => {
-            let text = text
-                .as_str()
-                .ok_or_else(|| format!("asmdbgKey: `text` must be a string, not {text}"))?;
-            text.chars()
-                .map(|c| {
-                    u8::try_from(u32::from(c)).map_err(|_| {
-                        format!("asmdbgKey: {c:?} is not a key of the machine's keyboard (one byte: ASCII or Latin-1)")
-                    })
+    let args: AsmdbgKeyArguments = arguments(KEY_REQUEST, args)?;
+    let keys = match (args.key, &args.text) {
+        (Some(key), None) => vec![key],
+        (None, Some(text)) => text
+            .chars()
+            .map(|c| {
+                u8::try_from(u32::from(c)).map_err(|_| {
+                    format!("asmdbgKey: {c:?} is not a key of the machine's keyboard (one byte: ASCII or Latin-1)")
                 })
-                .collect::<Result<Vec<u8>, String>>()?
-        }
+            })
+            .collect::<Result<Vec<u8>, String>>()?,
         (Some(_), Some(_)) => {
             return Err("asmdbgKey takes `key` or `text`, not both".to_string());
         }
@@ -133,6 +126,7 @@ impl DisplayFeed {
 mod tests {
     use super::*;
     use crate::dap::wire::unbase64;
+    use serde_json::json;
 
     #[test]
     fn a_frame_is_rgb_bytes_in_base64() {

@@ -15,6 +15,7 @@
 pub mod display;
 pub mod expr;
 pub mod program;
+pub mod protocol;
 pub mod view;
 pub mod wire;
 
@@ -24,6 +25,7 @@ use serde_json::{json, Value};
 
 use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
+use protocol::{arguments, InitializeRequestArguments};
 use wire::{encode, DapFramer, Incoming};
 
 /// What the launcher built for a `launch` request.
@@ -234,10 +236,8 @@ impl DapServer {
     fn request(&mut self, command: &str, args: &Value, out: &mut Outbox) -> Result<Value, String> {
         match command {
             "initialize" => {
-                self.client_runs_terminals = args
-                    .get("supportsRunInTerminalRequest")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false);
+                let args: InitializeRequestArguments = arguments(command, args)?;
+                self.client_runs_terminals = args.supports_run_in_terminal_request == Some(true);
                 Ok(capabilities())
             }
             "launch" => {

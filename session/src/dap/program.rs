@@ -20,6 +20,14 @@ use serde_json::{json, Value};
 
 use super::display::{keys_of, KEY_REQUEST};
 use super::expr::{self, sign_extend, ExprContext};
+use super::protocol::{
+    arguments, body, Conditions, DataBreakpointAccessType, DataBreakpointInfoArguments,
+    DisassembleArguments, EvaluateArguments, ExitedEventBody, GotoArguments, GotoTargetsArguments,
+    InvalidatedEventBody, MemoryEventBody, OutputEventBody, ReadMemoryArguments,
+    SetBreakpointsArguments, SetDataBreakpointsArguments, SetFunctionBreakpointsArguments,
+    SetInstructionBreakpointsArguments, SetVariableArguments, SourceBreakpoint,
+    StackTraceArguments, StepArguments, StoppedEventBody, VariablesArguments, WriteMemoryArguments,
+};
 use super::view::DebugView;
 use super::wire::{base64, unbase64};
 use crate::core::{Reversed, RunCore};
@@ -47,7 +55,30 @@ impl Outbox {
     }
 
     pub fn output(&mut self, category: &str, text: &str) {
-        self.event("output", json!({"category": category, "output": text}));
+        let output = OutputEventBody {
+            category: Some(category.to_string()),
+            output: text.to_string(),
+        };
+        self.event("output", body(&output));
+    }
+
+    /// `invalidated`: what the IDE shows of `areas` (of the one thread) is stale.
+    pub fn invalidated(&mut self, areas: &[&str]) {
+        let invalidated = InvalidatedEventBody {
+            areas: Some(areas.iter().map(|a| a.to_string()).collect()),
+            thread_id: Some(1),
+        };
+        self.event("invalidated", body(&invalidated));
+    }
+
+    /// `memory`: `count` bytes changed at `offset` from `reference`.
+    pub fn memory(&mut self, reference: &str, offset: i64, count: u64) {
+        let memory = MemoryEventBody {
+            memory_reference: reference.to_string(),
+            offset,
+            count,
+        };
+        self.event("memory", body(&memory));
     }
 }
 
@@ -242,22 +273,6 @@ impl<G: GdbMachine> ExprContext for Names<'_, G> {
     }
 }
 
-fn arg_str<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
-
-/// The `breakpoints` list of a request (none when absent).
-fn breakpoint_specs(args: &Value) -> Vec<Value> {
-    args.get("breakpoints")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn arg_i64(args: &Value, key: &str) -> Option<i64> {
-    args.get(key).and_then(Value::as_i64)
-}
-
 impl<G: GdbMachine> DapProgram<G> {
     pub fn new(
         target: Debuggee<G>,
@@ -386,7 +401,7 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
-    fn make_bp(&mut self, kind: BpKind, addr: u64, spec: &Value) -> Bp {
+    fn make_bp(&mut self, kind: BpKind, addr: u64, spec: &impl Conditions) -> Bp {
         // Hit counts survive a re-send of the same breakpoint (the IDE sends a file's whole
         // list on every change).
         let hits = self
@@ -397,28 +412,30 @@ impl<G: GdbMachine> DapProgram<G> {
         Bp {
             id: self.new_id(),
             addr,
-            condition: arg_str(spec, "condition")
+            condition: spec
+                .condition()
                 .filter(|c| !c.trim().is_empty())
                 .map(String::from),
-            hit_condition: arg_str(spec, "hitCondition")
+            hit_condition: spec
+                .hit_condition()
                 .filter(|c| !c.trim().is_empty())
                 .map(String::from),
-            log_message: arg_str(spec, "logMessage").map(String::from),
+            log_message: spec.log_message().map(String::from),
             hits,
         }
     }
 
-    /// Replaces the IDE's breakpoints of `kind` with those `args` lists, each placed by
-    /// `place` at gdb code addresses (or refused, saying why); the answers, in order.
-    fn replace_breakpoints(
+    /// Replaces the IDE's breakpoints of `kind` with `specs`, each placed by `place` at gdb
+    /// code addresses (or refused, saying why); the answers, in order.
+    fn replace_breakpoints<S: Conditions>(
         &mut self,
         kind: BpKind,
-        args: &Value,
-        place: impl Fn(&Self, &Value) -> Result<Vec<u64>, String>,
+        specs: &[S],
+        place: impl Fn(&Self, &S) -> Result<Vec<u64>, String>,
     ) -> Vec<Value> {
         let mut new = Vec::new();
         let mut answers = Vec::new();
-        for spec in &breakpoint_specs(args) {
+        for spec in specs {
             match place(self, spec) {
                 Ok(addrs) if !addrs.is_empty() => {
                     let mut answer = Value::Null;
@@ -446,15 +463,18 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let source = args.get("source").cloned().unwrap_or(Value::Null);
-        let path = arg_str(&source, "path").ok_or("setBreakpoints needs source.path")?;
-        let lines: Vec<u32> = breakpoint_specs(args)
-            .iter()
-            .map(|spec| arg_i64(spec, "line").unwrap_or(0).max(0) as u32)
-            .collect();
+        let args: SetBreakpointsArguments = arguments("setBreakpoints", args)?;
+        let source = args.source.unwrap_or_default();
+        let path = source
+            .path
+            .as_deref()
+            .ok_or("setBreakpoints needs source.path")?;
+        let specs = args.breakpoints.unwrap_or_default();
+        let line_of = |spec: &SourceBreakpoint| spec.line.unwrap_or(0).max(0) as u32;
+        let lines: Vec<u32> = specs.iter().map(line_of).collect();
         let mut answers = match self.view.file_index(path) {
-            Some(file) => self.replace_breakpoints(BpKind::Source(file), args, |me, spec| {
-                let line = arg_i64(spec, "line").unwrap_or(0).max(0) as u32;
+            Some(file) => self.replace_breakpoints(BpKind::Source(file), &specs, |me, spec| {
+                let line = line_of(spec);
                 me.view
                     .line_addresses(file, line)
                     .map(|(_, addrs)| addrs)
@@ -472,7 +492,7 @@ impl<G: GdbMachine> DapProgram<G> {
         // The IDE's own source object and, when refused, the line it asked for.
         for (answer, line) in answers.iter_mut().zip(lines) {
             if answer["verified"] == true {
-                answer["source"] = source.clone();
+                answer["source"] = body(&source);
             } else {
                 answer["line"] = json!(line);
             }
@@ -481,8 +501,10 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_function_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let answers = self.replace_breakpoints(BpKind::Function, args, |me, spec| {
-            let name = arg_str(spec, "name").unwrap_or("");
+        let args: SetFunctionBreakpointsArguments = arguments("setFunctionBreakpoints", args)?;
+        let specs = args.breakpoints.unwrap_or_default();
+        let answers = self.replace_breakpoints(BpKind::Function, &specs, |me, spec| {
+            let name = spec.name.as_deref().unwrap_or("");
             me.view
                 .function_named(name)
                 .or_else(|| me.view.label(name).filter(|l| l.1).map(|l| l.0))
@@ -514,9 +536,12 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_instruction_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let answers = self.replace_breakpoints(BpKind::Instruction, args, |me, spec| {
-            let reference = arg_str(spec, "instructionReference").unwrap_or("");
-            let offset = arg_i64(spec, "offset").unwrap_or(0);
+        let args: SetInstructionBreakpointsArguments =
+            arguments("setInstructionBreakpoints", args)?;
+        let specs = args.breakpoints.unwrap_or_default();
+        let answers = self.replace_breakpoints(BpKind::Instruction, &specs, |me, spec| {
+            let reference = spec.instruction_reference.as_deref().unwrap_or("");
+            let offset = spec.offset.unwrap_or(0);
             let base = me
                 .parse_addr(reference)
                 .ok_or_else(|| format!("{reference:?} is not an address"))?;
@@ -527,7 +552,8 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn data_breakpoint_info(&self, args: &Value) -> Result<Value, String> {
-        let name = arg_str(args, "name").unwrap_or("").trim();
+        let args: DataBreakpointInfoArguments = arguments("dataBreakpointInfo", args)?;
+        let name = args.name.as_deref().unwrap_or("").trim();
         let unit = u64::from(self.machine().unit_bytes());
         let (addr, len, what) = match self.view.data_label(name) {
             Some(label) => {
@@ -561,19 +587,20 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_data_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let specs = breakpoint_specs(args);
+        let args: SetDataBreakpointsArguments = arguments("setDataBreakpoints", args)?;
+        let specs = args.breakpoints.unwrap_or_default();
         let mut answers = Vec::new();
         let mut new = Vec::new();
         for spec in &specs {
             let id = self.new_id();
-            let data_id = arg_str(spec, "dataId").unwrap_or("");
+            let data_id = spec.data_id.as_deref().unwrap_or("");
             let parsed = data_id
                 .rsplit_once(':')
                 .and_then(|(a, l)| Some((self.parse_addr(a)?, l.parse::<u64>().ok()?)));
-            let kind = match arg_str(spec, "accessType").unwrap_or("write") {
-                "read" => WatchKind::Read,
-                "readWrite" => WatchKind::Access,
-                _ => WatchKind::Write,
+            let kind = match spec.access_type {
+                Some(DataBreakpointAccessType::Read) => WatchKind::Read,
+                Some(DataBreakpointAccessType::ReadWrite) => WatchKind::Access,
+                Some(DataBreakpointAccessType::Write) | None => WatchKind::Write,
             };
             match parsed {
                 Some((addr, len)) => {
@@ -671,15 +698,15 @@ impl<G: GdbMachine> DapProgram<G> {
         self.core.target.resume = None;
         self.core.target.reverse_search = None;
         self.fault_at = None;
-        let mut body = json!({"reason": reason, "threadId": 1, "allThreadsStopped": true});
-        if let Some(d) = description {
-            body["description"] = json!(d.clone());
-            body["text"] = json!(d);
-        }
-        if !ids.is_empty() {
-            body["hitBreakpointIds"] = json!(ids);
-        }
-        out.event("stopped", body);
+        let stopped = StoppedEventBody {
+            reason: reason.to_string(),
+            description: description.clone(),
+            thread_id: Some(1),
+            text: description,
+            all_threads_stopped: Some(true),
+            hit_breakpoint_ids: (!ids.is_empty()).then_some(ids),
+        };
+        out.event("stopped", body(&stopped));
     }
 
     /// What a stop event of the machine means for the IDE; `true` when the motion ended.
@@ -740,7 +767,12 @@ impl<G: GdbMachine> DapProgram<G> {
     fn end_program(&mut self, code: i32, out: &mut Outbox) {
         self.motion = None;
         self.terminated = true;
-        out.event("exited", json!({"exitCode": code}));
+        out.event(
+            "exited",
+            body(&ExitedEventBody {
+                exit_code: i64::from(code),
+            }),
+        );
         out.event("terminated", json!({}));
     }
 
@@ -993,8 +1025,8 @@ impl<G: GdbMachine> DapProgram<G> {
         self.motion = Some(motion);
     }
 
-    fn step_request(&mut self, args: &Value, over_calls: bool) {
-        let instruction = arg_str(args, "granularity") == Some("instruction");
+    fn step_request(&mut self, args: &StepArguments, over_calls: bool) {
+        let instruction = args.by_instruction();
         let frame = self
             .frames()
             .first()
@@ -1027,10 +1059,11 @@ impl<G: GdbMachine> DapProgram<G> {
         Ok(())
     }
 
-    fn stack_trace(&self, args: &Value) -> Value {
+    fn stack_trace(&self, args: &Value) -> Result<Value, String> {
+        let args: StackTraceArguments = arguments("stackTrace", args)?;
         let frames = self.frames();
-        let start = arg_i64(args, "startFrame").unwrap_or(0).max(0) as usize;
-        let levels = arg_i64(args, "levels").unwrap_or(0).max(0) as usize;
+        let start = args.start_frame.unwrap_or(0).max(0) as usize;
+        let levels = args.levels.unwrap_or(0).max(0) as usize;
         let take = if levels == 0 { usize::MAX } else { levels };
         let list: Vec<Value> = frames
             .iter()
@@ -1074,7 +1107,7 @@ impl<G: GdbMachine> DapProgram<G> {
                 frame
             })
             .collect();
-        json!({"stackFrames": list, "totalFrames": frames.len()})
+        Ok(json!({"stackFrames": list, "totalFrames": frames.len()}))
     }
 
     fn scopes(&self) -> Value {
@@ -1090,7 +1123,8 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn variables(&self, args: &Value) -> Result<Value, String> {
-        let reference = arg_i64(args, "variablesReference").unwrap_or(0);
+        let args: VariablesArguments = arguments("variables", args)?;
+        let reference = args.variables_reference.unwrap_or(0);
         let m = self.machine();
         let vars: Vec<Value> = match reference {
             1 | 2 => m
@@ -1183,9 +1217,10 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn set_variable(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let reference = arg_i64(args, "variablesReference").unwrap_or(0);
-        let name = arg_str(args, "name").ok_or("setVariable needs a name")?;
-        let text = arg_str(args, "value").ok_or("setVariable needs a value")?;
+        let args: SetVariableArguments = arguments("setVariable", args)?;
+        let reference = args.variables_reference.unwrap_or(0);
+        let name = args.name.as_deref().ok_or("setVariable needs a name")?;
+        let text = args.value.as_deref().ok_or("setVariable needs a value")?;
         let value = expr::evaluate(text, &self.names())?;
         let shown = match reference {
             1 | 2 => {
@@ -1214,21 +1249,19 @@ impl<G: GdbMachine> DapProgram<G> {
                     .poke_word(native, value as u32)
                     .map_err(|e| e.to_string())?;
                 self.state_written();
-                out.event("memory", json!({"memoryReference": self.fmt_addr(native), "offset": 0, "count": label.ty.size}));
+                out.memory(&self.fmt_addr(native), 0, u64::from(label.ty.size));
                 self.data_value(&label)
             }
             other => return Err(format!("no variables under reference {other}")),
         };
-        out.event(
-            "invalidated",
-            json!({"areas": ["variables"], "threadId": 1}),
-        );
+        out.invalidated(&["variables"]);
         Ok(json!({"value": shown}))
     }
 
     fn evaluate(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let text = arg_str(args, "expression").unwrap_or("").trim().to_string();
-        let context = arg_str(args, "context").unwrap_or("repl");
+        let args: EvaluateArguments = arguments("evaluate", args)?;
+        let text = args.expression.as_deref().unwrap_or("").trim().to_string();
+        let context = args.context.as_deref().unwrap_or("repl");
         if context == "repl" {
             if let Some(command) = text
                 .strip_prefix("monitor ")
@@ -1236,7 +1269,7 @@ impl<G: GdbMachine> DapProgram<G> {
             {
                 let reply = monitor_command(&mut self.core.target, command);
                 self.core.collect_output();
-                out.event("invalidated", json!({"areas": ["all"], "threadId": 1}));
+                out.invalidated(&["all"]);
                 return Ok(json!({"result": reply, "variablesReference": 0}));
             }
             if let Some(typed) = text.strip_prefix('>') {
@@ -1267,17 +1300,18 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn disassemble(&self, args: &Value) -> Result<Value, String> {
-        let reference =
-            arg_str(args, "memoryReference").ok_or("disassemble needs a memoryReference")?;
+        let args: DisassembleArguments = arguments("disassemble", args)?;
+        let reference = args
+            .memory_reference
+            .as_deref()
+            .ok_or("disassemble needs a memoryReference")?;
         let base = self
             .parse_addr(reference)
             .ok_or_else(|| format!("{reference:?} is not an address"))?;
         let m = self.machine();
-        let offset = arg_i64(args, "offset").unwrap_or(0);
-        let insn_offset = arg_i64(args, "instructionOffset").unwrap_or(0);
-        let count = arg_i64(args, "instructionCount")
-            .unwrap_or(0)
-            .clamp(0, 10_000);
+        let offset = args.offset.unwrap_or(0);
+        let insn_offset = args.instruction_offset.unwrap_or(0);
+        let count = args.instruction_count.unwrap_or(0).clamp(0, 10_000);
         // Instructions are one LC-3 word, four bytes elsewhere: in native units.
         let step = if m.unit_bytes() == 2 { 1i64 } else { 4 };
         let gdb_base = m.native_code_to_gdb(base).wrapping_add(offset as u64);
@@ -1331,14 +1365,17 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn read_memory(&self, args: &Value) -> Result<Value, String> {
-        let reference =
-            arg_str(args, "memoryReference").ok_or("readMemory needs a memoryReference")?;
+        let args: ReadMemoryArguments = arguments("readMemory", args)?;
+        let reference = args
+            .memory_reference
+            .as_deref()
+            .ok_or("readMemory needs a memoryReference")?;
         let base = self
             .parse_addr(reference)
             .ok_or_else(|| format!("{reference:?} is not an address"))?;
         let m = self.machine();
-        let offset = arg_i64(args, "offset").unwrap_or(0);
-        let count = arg_i64(args, "count").unwrap_or(0).clamp(0, 1 << 20) as u64;
+        let offset = args.offset.unwrap_or(0);
+        let count = args.count.unwrap_or(0).clamp(0, 1 << 20) as u64;
         let start = m.native_to_gdb(base).wrapping_add(offset as u64);
         let mut bytes = Vec::new();
         for i in 0..count {
@@ -1356,13 +1393,16 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn write_memory(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let reference =
-            arg_str(args, "memoryReference").ok_or("writeMemory needs a memoryReference")?;
+        let args: WriteMemoryArguments = arguments("writeMemory", args)?;
+        let reference = args
+            .memory_reference
+            .as_deref()
+            .ok_or("writeMemory needs a memoryReference")?;
         let base = self
             .parse_addr(reference)
             .ok_or_else(|| format!("{reference:?} is not an address"))?;
-        let offset = arg_i64(args, "offset").unwrap_or(0);
-        let data = unbase64(arg_str(args, "data").unwrap_or("")).ok_or("data is not base64")?;
+        let offset = args.offset.unwrap_or(0);
+        let data = unbase64(args.data.as_deref().unwrap_or("")).ok_or("data is not base64")?;
         let start = self
             .machine()
             .native_to_gdb(base)
@@ -1383,14 +1423,8 @@ impl<G: GdbMachine> DapProgram<G> {
         if written > 0 {
             self.state_written();
         }
-        out.event(
-            "memory",
-            json!({"memoryReference": reference, "offset": offset, "count": written}),
-        );
-        out.event(
-            "invalidated",
-            json!({"areas": ["variables"], "threadId": 1}),
-        );
+        out.memory(reference, offset, written);
+        out.invalidated(&["variables"]);
         if written < data.len() as u64 {
             return Err(format!(
                 "wrote {written} of {} bytes: the next is not writable",
@@ -1401,11 +1435,13 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn goto_targets(&self, args: &Value) -> Result<Value, String> {
+        let args: GotoTargetsArguments = arguments("gotoTargets", args)?;
         let path = args
-            .get("source")
-            .and_then(|s| arg_str(s, "path"))
+            .source
+            .as_ref()
+            .and_then(|s| s.path.as_deref())
             .ok_or("gotoTargets needs source.path")?;
-        let line = arg_i64(args, "line").unwrap_or(0).max(0) as u32;
+        let line = args.line.unwrap_or(0).max(0) as u32;
         let file = self
             .view
             .file_index(path)
@@ -1425,7 +1461,8 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn goto(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let target = arg_i64(args, "targetId").ok_or("goto needs a targetId")?;
+        let args: GotoArguments = arguments("goto", args)?;
+        let target = args.target_id.ok_or("goto needs a targetId")?;
         let native = self.machine().gdb_code_to_native(target as u64);
         self.core.target.machine.set_pc(native);
         self.state_written();
@@ -1556,11 +1593,11 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 Ok(json!({"allThreadsContinued": true}))
             }
             "next" => {
-                self.step_request(args, true);
+                self.step_request(&arguments(command, args)?, true);
                 Ok(json!({}))
             }
             "stepIn" => {
-                self.step_request(args, false);
+                self.step_request(&arguments(command, args)?, false);
                 Ok(json!({}))
             }
             "stepOut" => {
@@ -1571,7 +1608,8 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 if self.core.target.history.is_none() {
                     return Err("time travel is off (noHistory)".to_string());
                 }
-                if arg_str(args, "granularity") == Some("instruction") {
+                let args: StepArguments = arguments(command, args)?;
+                if args.by_instruction() {
                     // One instruction back is one seek: done here, the stop follows at once.
                     self.exception = None;
                     let reversed = self.core.reverse_step(false);
@@ -1608,7 +1646,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
             _ if running && !matches!(command, "evaluate" | "disconnect" | "terminate") => Err(
                 format!("{command} needs the program stopped: pause it first"),
             ),
-            "stackTrace" => Ok(self.stack_trace(args)),
+            "stackTrace" => self.stack_trace(args),
             "scopes" => Ok(self.scopes()),
             "variables" => self.variables(args),
             "setVariable" => self.set_variable(args, out),
