@@ -267,7 +267,7 @@ impl<G: GdbMachine> Session<G> {
 /// the pty, then only what changed, after every change of the machine (a stop, a write, a move
 /// in history: the frame is read from the machine each time, so the past shows its own frame)
 /// and at most every [`FRAME_INTERVAL`] while it runs. Keys typed there go to the machine's
-/// keyboard device ([`Machine::queue_key`]); typed while the machine is in its past, they wait
+/// keyboard device ([`asmdbg_core::Machine::queue_key`]); typed while the machine is in its past, they wait
 /// for it to be back at the end of its history, as console input does. Whatever the terminal
 /// does (closes, stops reading) only loses drawings.
 pub struct DisplayTerminal {

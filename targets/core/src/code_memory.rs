@@ -1,5 +1,6 @@
 //! Memory that holds machine code a cpu compiled (its runs or blocks). The code generators
-//! live with their cpus and write with [`crate::x64`]; this is where their code goes.
+//! live with their cpus and write with [`x64!`](macro@crate::x64); this is where their code
+//! goes.
 //!
 //! One executable buffer of dynasmrt's per cpu, readable and executable, made writable only
 //! while code is copied in (never writable and executable at once). Only 64-bit x86 Unix hosts

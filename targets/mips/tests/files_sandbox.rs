@@ -92,8 +92,7 @@ fn a_folder_that_is_not_there_is_a_clear_error() {
         ..Default::default()
     };
     let err = load_machine("x.asm", "li $v0, 10\nsyscall\n", &opts)
-        .err()
-        .expect("an error")
+        .expect_err("an error")
         .to_string();
     assert!(
         err.starts_with("--files /nonexistent/asmdbg/dir: "),

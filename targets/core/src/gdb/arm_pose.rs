@@ -288,8 +288,8 @@ mod tests {
         assert_eq!(regs.gdb_deserialize(&[]), Err(()));
         assert_eq!(regs, Halves::default());
         let mut words = ArmPoseRegs::<4, 4>::default();
-        assert_eq!(words.gdb_deserialize(&vec![0; 84]), Ok(()));
-        assert_eq!(words.gdb_deserialize(&vec![0; 83]), Err(()));
+        assert_eq!(words.gdb_deserialize(&[0; 84]), Ok(()));
+        assert_eq!(words.gdb_deserialize(&[0; 83]), Err(()));
     }
 
     #[test]
