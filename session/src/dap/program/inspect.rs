@@ -1,0 +1,256 @@
+//! What the IDE shows of a stopped program: frames, scopes, variables (registers and data
+//! labels) and the debug console's `evaluate`.
+
+use super::*;
+
+impl<G: GdbMachine> DapProgram<G> {
+    pub(super) fn source(&self, file: usize) -> Value {
+        match self.view.files.get(file) {
+            Some(path) => {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                json!({"name": name, "path": path})
+            }
+            None => Value::Null,
+        }
+    }
+
+    pub(super) fn stack_trace(&self, args: &Value) -> Result<Value, String> {
+        let args: StackTraceArguments = arguments("stackTrace", args)?;
+        let frames = self.frames();
+        let start = args.start_frame.unwrap_or(0).max(0) as usize;
+        let levels = args.levels.unwrap_or(0).max(0) as usize;
+        let take = if levels == 0 { usize::MAX } else { levels };
+        let list: Vec<Value> = frames
+            .iter()
+            .enumerate()
+            .skip(start)
+            .take(take)
+            .map(|(i, f)| {
+                let instruction = if self.machine().unit_bytes() == 2 {
+                    2
+                } else {
+                    4
+                };
+                let before = f.pc.wrapping_sub(instruction);
+                let lookup = match i {
+                    // The PC ran off the end of the code (SimpleRISC runs off its end, MIPS
+                    // drops off the bottom; a watched store may be the last instruction): the
+                    // frame is where the last instruction is, which has a source line.
+                    0 if self.view.loc(f.pc).is_none() && self.view.loc(before).is_some() => before,
+                    0 => f.pc,
+                    _ => f.pc.wrapping_sub(1),
+                };
+                let native = self.machine().gdb_code_to_native(f.pc);
+                let name = self
+                    .view
+                    .function(lookup)
+                    .map(|(n, _)| n)
+                    .or_else(|| self.view.label_before(lookup))
+                    .map_or_else(|| self.fmt_addr(native), str::to_string);
+                let mut frame = json!({
+                    "id": i + 1,
+                    "name": name,
+                    "line": 0,
+                    "column": 0,
+                    "instructionPointerReference": self.fmt_addr(native),
+                });
+                if let Some(loc) = self.view.loc(lookup) {
+                    frame["line"] = json!(loc.line);
+                    frame["column"] = json!(1);
+                    frame["source"] = self.source(loc.file);
+                }
+                frame
+            })
+            .collect();
+        Ok(json!({"stackFrames": list, "totalFrames": frames.len()}))
+    }
+
+    pub(super) fn scopes(&self) -> Value {
+        let mut scopes = vec![
+            json!({"name": "Registers", "presentationHint": "registers", "variablesReference": 1, "expensive": false}),
+        ];
+        let m = self.machine();
+        if (0..m.registers().len()).any(|i| m.register_scope(i) == RegisterScope::Float) {
+            scopes.push(json!({"name": "Floating point", "presentationHint": "registers", "variablesReference": 2, "expensive": false}));
+        }
+        scopes.push(json!({"name": "Data", "presentationHint": "globals", "variablesReference": 3, "expensive": false}));
+        json!({"scopes": scopes})
+    }
+
+    pub(super) fn variables(&self, args: &Value) -> Result<Value, String> {
+        let args: VariablesArguments = arguments("variables", args)?;
+        let reference = args.variables_reference.unwrap_or(0);
+        let m = self.machine();
+        let vars: Vec<Value> = match reference {
+            1 | 2 => m
+                .registers()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (m.register_scope(*i) == RegisterScope::Float) == (reference == 2))
+                .filter_map(|(i, r)| {
+                    let v = m.read_register(i)?;
+                    let name = m.register_label(i);
+                    Some(json!({
+                        "name": name,
+                        "value": m.format_register(r, v),
+                        "variablesReference": 0,
+                        "evaluateName": name,
+                    }))
+                })
+                .collect(),
+            3 => self
+                .view
+                .data
+                .iter()
+                .map(|d| {
+                    let native = m.gdb_to_native(d.addr).0;
+                    json!({
+                        "name": d.name,
+                        "value": self.data_value(d),
+                        "type": d.ty.name,
+                        "variablesReference": 0,
+                        "evaluateName": d.name,
+                        "memoryReference": self.fmt_addr(native),
+                    })
+                })
+                .collect(),
+            other => return Err(format!("no variables under reference {other}")),
+        };
+        Ok(json!({"variables": vars}))
+    }
+
+    /// A data label's value as the Data scope shows it: a string's text, or a number in
+    /// decimal and hex.
+    pub(super) fn data_value(&self, d: &crate::dap::view::DataLabel) -> String {
+        let src = GdbView(self.machine());
+        if d.ty.encoding == TypeEncoding::Char && d.count.is_some() {
+            let size = u64::from(d.ty.size.max(1));
+            let n = u64::from(d.count.unwrap_or(0)).min(256);
+            let mut text = String::new();
+            for i in 0..n {
+                match src.memory(d.addr + i * size, 1) {
+                    Some(0) | None => break,
+                    Some(c) => text.extend((c as u8 as char).escape_default()),
+                }
+            }
+            return format!("\"{text}\"");
+        }
+        match src.memory(d.addr, d.ty.size) {
+            Some(raw) => {
+                let bits = 8 * u32::from(d.ty.size);
+                let signed = sign_extend(raw, bits);
+                match d.ty.encoding {
+                    TypeEncoding::Float if d.ty.size == 4 => {
+                        format!("{}", f32::from_bits(raw as u32))
+                    }
+                    TypeEncoding::Float if d.ty.size == 8 => format!("{}", f64::from_bits(raw)),
+                    TypeEncoding::Unsigned => format!("{raw} ({})", self.hex(raw, bits)),
+                    _ => format!("{signed} ({})", self.hex(raw, bits)),
+                }
+            }
+            None => "<unreadable>".to_string(),
+        }
+    }
+
+    pub(super) fn hex(&self, value: u64, bits: u32) -> String {
+        let digits = (bits as usize).div_ceil(4);
+        if self.machine().unit_bytes() == 2 {
+            format!("x{value:0digits$X}")
+        } else {
+            format!("0x{value:0digits$x}")
+        }
+    }
+
+    pub(super) fn format_value(&self, value: i64) -> String {
+        let bits = (8 * self.machine().unit_bytes() * self.machine().word_units()).min(32);
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        format!("{value} ({})", self.hex(value as u64 & mask, bits))
+    }
+
+    pub(super) fn set_variable(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
+        let args: SetVariableArguments = arguments("setVariable", args)?;
+        let reference = args.variables_reference.unwrap_or(0);
+        let name = args.name.as_deref().ok_or("setVariable needs a name")?;
+        let text = args.value.as_deref().ok_or("setVariable needs a value")?;
+        let value = expr::evaluate(text, &self.names())?;
+        let shown = match reference {
+            1 | 2 => {
+                let m = self.machine();
+                let index = (0..m.registers().len())
+                    .find(|&i| m.register_label(i) == name || m.registers()[i].name == name)
+                    .ok_or_else(|| format!("no register {name}"))?;
+                if !self.core.target.machine.write_register(index, value as u64) {
+                    return Err(format!("{name} cannot be written"));
+                }
+                self.state_written();
+                let m = self.machine();
+                let r = m.registers()[index];
+                m.format_register(&r, m.read_register(index).unwrap_or(0))
+            }
+            3 => {
+                let label = self
+                    .view
+                    .data_label(name)
+                    .ok_or_else(|| format!("no data label {name}"))?
+                    .clone();
+                let native = self.machine().gdb_to_native(label.addr).0;
+                self.core
+                    .target
+                    .machine
+                    .poke_word(native, value as u32)
+                    .map_err(|e| e.to_string())?;
+                self.state_written();
+                out.memory(&self.fmt_addr(native), 0, u64::from(label.ty.size));
+                self.data_value(&label)
+            }
+            other => return Err(format!("no variables under reference {other}")),
+        };
+        out.invalidated(&["variables"]);
+        Ok(json!({"value": shown}))
+    }
+
+    pub(super) fn evaluate(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
+        let args: EvaluateArguments = arguments("evaluate", args)?;
+        let text = args.expression.as_deref().unwrap_or("").trim().to_string();
+        let context = args.context.as_deref().unwrap_or("repl");
+        if context == "repl" {
+            if let Some(command) = text
+                .strip_prefix("monitor ")
+                .or_else(|| (text == "monitor").then_some("help"))
+            {
+                let reply = monitor_command(&mut self.core.target, command);
+                self.core.collect_output();
+                out.invalidated(&["all"]);
+                return Ok(json!({"result": reply, "variablesReference": 0}));
+            }
+            if let Some(typed) = text.strip_prefix('>') {
+                // What a person typing on the console sends: the keys to a machine that reads
+                // keys (LC-3: Enter would be the next key), the line and its Enter to a machine
+                // that reads lines (MARS, SimpleRISC).
+                let mut keys = typed.strip_prefix(' ').unwrap_or(typed).to_string();
+                if !self.machine().console_reads_keys() {
+                    keys.push('\n');
+                }
+                self.core.on_console_input(keys.as_bytes());
+                return Ok(
+                    json!({"result": format!("typed {:?} on the program's console", keys), "variablesReference": 0}),
+                );
+            }
+        }
+        if let Some(label) = self.view.data_label(&text).cloned() {
+            let native = self.machine().gdb_to_native(label.addr).0;
+            return Ok(json!({
+                "result": self.data_value(&label),
+                "type": label.ty.name,
+                "variablesReference": 0,
+                "memoryReference": self.fmt_addr(native),
+            }));
+        }
+        let value = expr::evaluate(&text, &self.names())?;
+        Ok(json!({"result": self.format_value(value), "variablesReference": 0}))
+    }
+}
