@@ -1,9 +1,103 @@
 //! The motions: continue, steps by line or instruction, step out and reverse, run in bursts
-//! through the session core; the stops they end in, and `goto`.
+//! through the session core (the run loop's [`DapProgram::run_motion`]); the stops they end
+//! in, and `goto`.
 
 use super::*;
 
 impl<G: GdbMachine> DapProgram<G> {
+    /// A burst of the motion under way (none when stopped).
+    pub(super) fn run_motion(&mut self, out: &mut Outbox) {
+        let Some(motion) = self.motion.clone() else {
+            return;
+        };
+        match motion {
+            Motion::Continue { step_over } => {
+                let event = if step_over {
+                    // The instruction a stop left runs first, past any breakpoint on it; one
+                    // that waits for input is stepped again when input comes.
+                    match self.core.forward(true) {
+                        Some(StopEvent::NeedInput) => return,
+                        other => {
+                            self.motion = Some(Motion::Continue { step_over: false });
+                            match other {
+                                None | Some(StopEvent::Breakpoint) => return,
+                                other => other,
+                            }
+                        }
+                    }
+                } else {
+                    self.core.forward(false)
+                };
+                if let Some(ev) = event {
+                    self.machine_stop(&ev, out);
+                }
+            }
+            Motion::Instruction { over_calls } => {
+                let frame = self.frames().first().map(|f| self.frame_id(f, false));
+                match self.single_step(out) {
+                    None | Some(true) => {}
+                    Some(false) => {
+                        let callee = frame
+                            .and_then(|f| over_calls.then(|| self.entered_callee(f)).flatten());
+                        // Into a subroutine whose entry has a breakpoint: it stops there.
+                        let hit = match callee {
+                            Some(_) if self.machine_has_bp_here() => self.breakpoint_decides(out),
+                            _ => None,
+                        };
+                        match callee {
+                            _ if hit.is_some() => {
+                                self.stopped(out, "breakpoint", None, hit.unwrap_or_default())
+                            }
+                            Some((return_pc, caller_cfa)) => {
+                                self.motion = Some(Motion::Finish {
+                                    return_pc,
+                                    caller_cfa,
+                                    then: Box::new(Motion::Continue { step_over: false }),
+                                    report: true,
+                                    step_first: true,
+                                })
+                            }
+                            None => self.stopped(out, "step", None, Vec::new()),
+                        }
+                    }
+                }
+            }
+            Motion::Line { .. } => self.line_step(out),
+            Motion::Finish { .. } => self.finish(out),
+            Motion::ReverseContinue => {
+                if let Some(reversed) = self.core.reverse_continue() {
+                    match reversed {
+                        Reversed::Begin => self.stopped(
+                            out,
+                            "step",
+                            Some("No more reverse-execution history.".to_string()),
+                            Vec::new(),
+                        ),
+                        Reversed::Hit(StopEvent::Breakpoint) => {
+                            // A false condition or a log point: the search goes on from here.
+                            if let Some(ids) = self.stops_in_reverse() {
+                                self.stopped(out, "breakpoint", None, ids);
+                            }
+                        }
+                        Reversed::Hit(StopEvent::Watch { kind, addr }) => {
+                            // Going back, a data breakpoint stops before the access (the old
+                            // value in memory); the search leaves the machine just after it.
+                            self.core.reverse_step(false);
+                            self.data_breakpoint_stop(kind, addr, out);
+                        }
+                        Reversed::Hit(ev) => {
+                            if !self.machine_stop(&ev, out) {
+                                self.stopped(out, "step", None, Vec::new());
+                            }
+                        }
+                        Reversed::Stepped => self.stopped(out, "step", None, Vec::new()),
+                    }
+                }
+            }
+            Motion::ReverseLine { .. } => self.reverse_line(out),
+        }
+    }
+
     pub(super) fn stopped(
         &mut self,
         out: &mut Outbox,
