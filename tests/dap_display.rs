@@ -289,8 +289,9 @@ SECOND  .FILL xC002
     dap.launch(json!({"program": program, "display": true}));
     dap.ok("continue", json!({"threadId": 1}));
     dap.ok("asmdbgKey", json!({"text": "A"}));
-    // The second GETC waits: pause there, then go back before the first store.
-    std::thread::sleep(Duration::from_millis(300));
+    // The second GETC waits once the first store drew 'A' (a frame event says so, however slow
+    // the machine is today): pause there, then go back before the first store.
+    while pixels(&dap.event("asmdbgDisplay"))[1] != pennsim(u16::from(b'A')) {}
     dap.ok("pause", json!({"threadId": 1}));
     dap.stopped();
     let set = dap.ok(
