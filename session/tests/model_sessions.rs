@@ -206,3 +206,20 @@ fn a_step_at_the_frontier_after_a_replay_has_the_keys_typed_there() {
     cmds.truncate(64);
     regression(Isa::Lc3, Proto::Rsp, &cmds);
 }
+
+// The MMIO transmitter's character, due at the count where a breakpoint stopped a continue,
+// showed there, while a forward run stepped to that count had not shown it yet: the device's
+// work due at a count is now done at the end of every run and step, whatever stopped it.
+#[test]
+fn the_devices_work_at_a_stop_is_the_same_however_the_stop_was_reached() {
+    let cmds = [
+        Cmd::Watch(175),
+        Cmd::Continue,
+        Cmd::Watch(80),
+        Cmd::Break(114),
+        Cmd::Watch(73),
+        Cmd::Continue,
+    ];
+    regression(Isa::MipsDevices, Proto::Rsp, &cmds);
+    regression(Isa::MipsDevices, Proto::Dap, &cmds);
+}

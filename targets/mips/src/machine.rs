@@ -213,7 +213,21 @@ impl Replayable for MipsMachine {
     /// Runs the cpu, performing its syscalls and the MMIO device's work, until the budget is
     /// used, a stop, the start of a real-time sleep, or [`OUTPUT_PER_RUN`] bytes of output
     /// waiting to be taken.
+    /// A machine with the MMIO device ends each run with the device's work due at its count
+    /// done (keys pressed, the transmitter's ready bit), so that the state at a count is the
+    /// same whether a run, a step or a stop at a breakpoint got there; only an interrupt waits
+    /// for the next instruction.
     fn run_inner(&mut self, budget: u64) -> RunOutcome {
+        let outcome = self.run_devices(budget);
+        if self.cpu.mmio.connected {
+            self.device_work(false);
+        }
+        outcome
+    }
+}
+
+impl MipsMachine {
+    fn run_devices(&mut self, budget: u64) -> RunOutcome {
         if self.host.asleep() {
             return RunOutcome {
                 executed: 0,
@@ -327,7 +341,11 @@ impl KeyedMachine for MipsMachine {
 
     /// The key goes to the MMIO keyboard when the machine next runs.
     fn press_scheduled(&mut self, key: u8) {
-        self.cpu.console.push_key(key);
+        if self.cpu.mmio.connected {
+            devices::press_key(&mut self.cpu, key);
+        } else {
+            self.cpu.console.push_key(key);
+        }
     }
 
     fn run_unscheduled(&mut self, budget: u64) -> RunOutcome {
@@ -560,13 +578,19 @@ impl Machine for MipsMachine {
                 return self.report(stop);
             }
         }
-        let stop = self.cpu.step();
+        let mut stop = self.cpu.step();
         if stop.is_none() && self.cpu.take_syscall() {
-            let (_, stop) = match self.cpu.take_device_access() {
-                Some(write) => self.device_access(write),
-                None => self.syscall(),
+            stop = match self.cpu.take_device_access() {
+                Some(write) => self.device_access(write).1,
+                None => self.syscall().1,
             };
-            return self.report(stop);
+        }
+        // The device's work due at the new count, as at the end of a run.
+        if !self.sys_keys.is_empty() {
+            self.press_due_keys();
+        }
+        if self.cpu.mmio.connected {
+            self.device_work(false);
         }
         self.report(stop)
     }
