@@ -312,6 +312,8 @@ mod tests {
 
     #[test]
     fn code_compiles_once_per_key_until_cleared_and_not_in_a_copy() {
+        // These test the compiling itself: on even when the run asks to interpret.
+        set_interpret(false);
         let mut compiled = CompiledCode::default();
         let mut emitted = 0;
         let mut emit = || {
@@ -348,6 +350,8 @@ mod tests {
 
     #[test]
     fn a_cpu_turned_off_compiles_nothing_and_its_copies_neither() {
+        // These test the compiling itself: on even when the run asks to interpret.
+        set_interpret(false);
         let mut compiled = CompiledCode::default();
         let emitted = std::cell::Cell::new(0);
         let emit = || {
