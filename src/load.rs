@@ -167,12 +167,6 @@ pub fn machine_options(
             }
         }
     }
-    // A game with a screen reads the keyboard: MARS's students connect both tools.
-    if program.isa.accepts(asmdbg_core::Flag::Mmio)
-        && (opts.bitmap.is_some() || !opts.keys.is_empty())
-    {
-        opts.mmio = true;
-    }
     Ok(opts)
 }
 

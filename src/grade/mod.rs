@@ -124,9 +124,6 @@ fn options(spec: &Spec, case: &Case, isa: Isa, files_dir: &Path) -> Result<Machi
         opts.seed = opts.seed.or(Some(0));
         opts.files_dir = Some(files_dir.to_path_buf());
     }
-    if isa.accepts(Flag::Mmio) && (opts.bitmap.is_some() || !opts.keys.is_empty()) {
-        opts.mmio = true;
-    }
     Ok(opts)
 }
 

@@ -46,8 +46,8 @@ pub struct MachineOptions {
     pub mem_size: Option<u64>,
     /// MIPS: a MARS Bitmap Display on this memory (`--bitmap`, or the program's header).
     pub bitmap: Option<crate::display::BitmapConfig>,
-    /// MIPS: MARS's Keyboard and Display MMIO Simulator is connected (`--mmio`; implied by
-    /// `--keys` and by a bitmap display).
+    /// MIPS: MARS's Keyboard and Display MMIO Simulator is connected (`--mmio`); the machine
+    /// also connects it for `--keys` and a bitmap display.
     pub mmio: bool,
     /// LC-3: PennSim's video display at xC000-xFDFF (`--display`).
     pub video: bool,

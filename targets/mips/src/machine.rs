@@ -430,7 +430,9 @@ fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError>
         }
     }
     store_program_args(&mut cpu, &opts.program_args)?;
-    if opts.mmio {
+    // A game with a screen or scripted keys reads the keyboard: MARS's students connect both
+    // tools.
+    if opts.mmio || opts.bitmap.is_some() || !opts.keys.is_empty() {
         devices::connect(&mut cpu);
     }
     let text_bytes = (cpu.text_len_bytes() as u64).max(4).next_multiple_of(256);
