@@ -1,5 +1,6 @@
+use super::dialect::{lc3as_value, lc3tools_signed, lc3tools_unsigned};
 use super::*;
-use asmdbg_core::SymbolKind;
+use asmdbg_core::{DataDirective, SymbolKind};
 
 fn lenient(text: &str) -> Result<Program, Diagnostics> {
     assemble_str("t.asm", text, &AsmOptions { strict: false })
