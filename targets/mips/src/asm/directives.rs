@@ -6,9 +6,11 @@
 
 use asmdbg_core::{DataDirective, DataItem, Symbol, SymbolKind};
 
+use super::fixups::DataFixup;
 use super::lexer::{parse_real, Tok, Token};
+use super::segments::segment_index;
 use super::source::Line;
-use super::{segment_index, Assembler, DataFixup};
+use super::Assembler;
 use crate::program::ChunkKind;
 
 /// The numeric and string directives a continuation line can extend.
@@ -301,7 +303,7 @@ impl Assembler<'_> {
                 self.error_at(line, count, "repetition factor must be positive");
                 return;
             }
-            if (n as u64) * kind.size() as u64 > super::SEGMENT_BYTES as u64 {
+            if (n as u64) * kind.size() as u64 > super::segments::SEGMENT_BYTES as u64 {
                 let msg = format!(
                     "\"{}\": too many repetitions for a 4 MiB segment",
                     count.text
