@@ -1,0 +1,215 @@
+//! Loads and stores: one range compare sends device registers and protected addresses to a
+//! slow path (the devices, 3rd-edition access control, the wait for a key), one compare
+//! against the span of watched words the watchpoint test; the same inside a block, with the
+//! condition codes written back before anything leaves the plain path. Also the debugger's
+//! view of memory and devices ([`Cpu::peek`], [`Cpu::poke`]).
+
+use asmdbg_core::AccessKind;
+
+use super::{
+    cc_of, Cpu, Exit, CLOCK_ENABLE, DDR, DEVICE_BASE, DSR, INTERRUPT_ENABLE, KBDR, KBSR, MCR,
+    PSR_ADDR, READY, USER_BASE, VEC_ACCESS,
+};
+
+/// Empty KBSR polls in a row (with no console I/O between them) after which the program is
+/// taken to be waiting for a key. A wait loop reaches it within a few thousand instructions; a
+/// program that checks the keyboard between other work never does.
+const POLLS_BEFORE_WAITING: u32 = 1000;
+
+impl Cpu {
+    /// A device register or memory word as the debugger sees it: no key is consumed.
+    pub fn peek(&self, addr: u16) -> u16 {
+        match addr {
+            KBSR => {
+                let ready = if self.console.pending_input() > 0 {
+                    READY
+                } else {
+                    0
+                };
+                ready | if self.kbsr_ie { INTERRUPT_ENABLE } else { 0 }
+            }
+            KBDR => self.console.peek_byte().map_or(self.kbdr, u16::from),
+            DSR => READY | if self.dsr_ie { INTERRUPT_ENABLE } else { 0 },
+            DDR => self.ddr,
+            MCR => self.mcr,
+            PSR_ADDR if self.semantics.psr_mapped => self.psr(),
+            _ => self.mem[addr as usize],
+        }
+    }
+
+    /// Stores a word for the debugger: device registers take the value without I/O (a DDR
+    /// write prints nothing; an MCR write can stop or restart the clock).
+    pub fn poke(&mut self, addr: u16, value: u16) {
+        match addr {
+            KBSR => self.kbsr_ie = value & INTERRUPT_ENABLE != 0,
+            DSR => self.dsr_ie = value & INTERRUPT_ENABLE != 0,
+            DDR => self.ddr = value,
+            KBDR => {}
+            MCR => self.mcr = value,
+            PSR_ADDR if self.semantics.psr_mapped => self.set_psr(value),
+            _ => {
+                self.mem[addr as usize] = value;
+                self.wrote(addr);
+                // Inside `run` (a store to memory above the device registers), the run loop
+                // drops the blocks itself.
+                if self.code_stale && self.blocks.is_some() {
+                    self.forget_code();
+                }
+            }
+        }
+        self.privilege_changed();
+    }
+
+    #[inline(always)]
+    pub(super) fn load<const WATCH: bool>(&mut self, addr: u16) -> Result<u16, Exit> {
+        if WATCH {
+            let watch = self
+                .debug
+                .watch
+                .check(&self.watchpoints, addr.into(), 1, AccessKind::Read);
+            if let Some((kind, at)) = watch {
+                return Err(Exit::Watch(kind, at as u16));
+            }
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            Ok(self.mem[addr as usize])
+        } else {
+            self.load_slow(addr)
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn store<const WATCH: bool>(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
+        if WATCH {
+            let watch =
+                (self.debug.watch).check(&self.watchpoints, addr.into(), 1, AccessKind::Write);
+            if let Some((kind, at)) = watch {
+                return Err(Exit::Watch(kind, at as u16));
+            }
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            self.mem[addr as usize] = value;
+            self.wrote(addr);
+            Ok(())
+        } else {
+            self.store_slow(addr, value)
+        }
+    }
+
+    #[cold]
+    pub(super) fn protected(&self, addr: u16) -> bool {
+        self.semantics.access_control && self.is_user() && !(USER_BASE..DEVICE_BASE).contains(&addr)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn load_slow(&mut self, addr: u16) -> Result<u16, Exit> {
+        if self.protected(addr) {
+            return Err(Exit::Exception(VEC_ACCESS));
+        }
+        match addr {
+            KBSR if self.console.pending_input() == 0 => {
+                self.empty_polls += 1;
+                if self.empty_polls >= POLLS_BEFORE_WAITING {
+                    self.empty_polls = 0;
+                    Err(Exit::NeedInput)
+                } else {
+                    Ok(self.peek(addr))
+                }
+            }
+            KBDR if self.console.pending_input() == 0 => Err(Exit::NeedInput),
+            KBDR => {
+                self.empty_polls = 0;
+                self.kbdr = self.console.read_byte().map_or(0, u16::from);
+                Ok(self.kbdr)
+            }
+            _ => Ok(self.peek(addr)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn store_slow(&mut self, addr: u16, value: u16) -> Result<(), Exit> {
+        if self.protected(addr) {
+            return Err(Exit::Exception(VEC_ACCESS));
+        }
+        match addr {
+            DDR => {
+                self.empty_polls = 0;
+                let byte = value as u8;
+                let byte = if byte == b'\r' && self.semantics.cr_is_newline {
+                    b'\n'
+                } else {
+                    byte
+                };
+                self.console.write_byte(byte);
+                self.ddr = value;
+                Ok(())
+            }
+            MCR => {
+                self.mcr = value;
+                if value & CLOCK_ENABLE == 0 {
+                    Err(Exit::Halted)
+                } else {
+                    Ok(())
+                }
+            }
+            _ => {
+                self.poke(addr, value);
+                Ok(())
+            }
+        }
+    }
+
+    /// A load from inside a block, as [`Cpu::load`]. Whatever leaves the plain path (a device
+    /// register, the PSR, a protected address, a watchpoint) first gets the condition codes of
+    /// `last` written back: it may read them, or stop the block.
+    #[inline(always)]
+    pub(super) fn load_in_block<const WATCH: bool>(
+        &mut self,
+        addr: u16,
+        last: u16,
+    ) -> Result<u16, Exit> {
+        if WATCH && self.debug.watch.may_hit(addr.into()) {
+            self.cc = cc_of(last);
+            return self.load::<true>(addr);
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            Ok(self.mem[addr as usize])
+        } else {
+            self.cc = cc_of(last);
+            self.load_slow(addr)
+        }
+    }
+
+    /// A store from inside a block, as [`Cpu::store`], with the condition codes of `last`
+    /// written back before anything leaves the plain path. The block ends after a store that
+    /// may change what the next instructions do (a device register, the PSR, decoded code).
+    #[inline(always)]
+    pub(super) fn store_in_block<const WATCH: bool>(
+        &mut self,
+        addr: u16,
+        value: u16,
+        last: u16,
+    ) -> Result<(), Exit> {
+        if WATCH && self.debug.watch.may_hit(addr.into()) {
+            self.cc = cc_of(last);
+            self.store::<true>(addr, value)?;
+            return Err(Exit::Resync);
+        }
+        if addr.wrapping_sub(self.plain_lo) < self.plain_len {
+            self.mem[addr as usize] = value;
+            // One test of the access map (inside a chain nothing is stale yet).
+            if self.code.holds(addr) {
+                self.code_stale = true;
+                self.cc = cc_of(last);
+                return Err(Exit::Resync);
+            }
+            Ok(())
+        } else {
+            self.cc = cc_of(last);
+            self.store_slow(addr, value)?;
+            Err(Exit::Resync)
+        }
+    }
+}
