@@ -13,114 +13,97 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::Context;
+use asmdbg_session::dap::protocol::{LaunchArguments, Scalar, Scalars};
 use asmdbg_session::dap::{DapServer, Launched};
 use clap::Parser;
-use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use crate::cli::{Cli, Command, ConsoleArgs, DapArgs, DebugArgs};
 use crate::console::GuestConsole;
 
-/// The launch attributes that are flags of `asmdbg debug` (camelCase as IDEs write them).
-const SWITCHES: &[(&str, &str)] = &[
-    ("strict", "--strict"),
-    ("ignorePrivilege", "--ignore-privilege"),
-    ("project", "--project"),
-    ("startAtMain", "--start-at-main"),
-    ("delaySlots", "--delay-slots"),
-    ("virtualTime", "--virtual-time"),
-    ("noMul", "--no-mul"),
-    ("noHistory", "--no-history"),
-    ("mmio", "--mmio"),
-    ("display", "--display"),
-    ("interpret", "--interpret"),
-];
-/// Launch attributes with one value.
-const VALUES: &[(&str, &str)] = &[
-    ("isa", "--isa"),
-    ("profile", "--profile"),
-    ("entry", "--entry"),
-    ("seed", "--seed"),
-    ("memSize", "--mem-size"),
-    ("historyMb", "--history-mb"),
-    ("dialogs", "--dialogs"),
-    ("bitmap", "--bitmap"),
-    ("keys", "--keys"),
-];
-/// Launch attributes among [`VALUES`] that name a file.
-const PATHS: &[&str] = &["keys"];
-/// Launch attributes with a list of values.
-const LISTS: &[(&str, &str)] = &[("poke", "--poke"), ("pokeFile", "--poke-file")];
-
-fn scalar(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
+/// The launch attributes that are flags of `asmdbg debug`, in the command line's order.
+fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 11] {
+    [
+        (args.strict, "--strict"),
+        (args.ignore_privilege, "--ignore-privilege"),
+        (args.project, "--project"),
+        (args.start_at_main, "--start-at-main"),
+        (args.delay_slots, "--delay-slots"),
+        (args.virtual_time, "--virtual-time"),
+        (args.no_mul, "--no-mul"),
+        (args.no_history, "--no-history"),
+        (args.mmio, "--mmio"),
+        (args.display, "--display"),
+        (args.interpret, "--interpret"),
+    ]
 }
 
-/// The `asmdbg debug` command line a launch request's arguments stand for. Attributes that
-/// are not asmdbg's (VS Code adds `type`, `name`, `__sessionId`, ...) are ignored.
-pub fn launch_command_line(args: &Value, cwd: &Path) -> Result<Vec<String>, String> {
+/// Launch attributes with one value; `true`: the value names a file (relative to `cwd`).
+fn values(args: &LaunchArguments) -> [(&Option<Scalar>, &'static str, bool); 9] {
+    [
+        (&args.isa, "--isa", false),
+        (&args.profile, "--profile", false),
+        (&args.entry, "--entry", false),
+        (&args.seed, "--seed", false),
+        (&args.mem_size, "--mem-size", false),
+        (&args.history_mb, "--history-mb", false),
+        (&args.dialogs, "--dialogs", false),
+        (&args.bitmap, "--bitmap", false),
+        (&args.keys, "--keys", true),
+    ]
+}
+
+/// Launch attributes with a list of values.
+fn lists(args: &LaunchArguments) -> [(&Option<Scalars>, &'static str); 2] {
+    [(&args.poke, "--poke"), (&args.poke_file, "--poke-file")]
+}
+
+/// The `asmdbg debug` command line a launch request's arguments stand for (their types were
+/// checked when the request was read).
+pub fn launch_command_line(args: &LaunchArguments, cwd: &Path) -> Result<Vec<String>, String> {
     let mut argv = vec!["asmdbg".to_string(), "debug".to_string()];
-    let files: Vec<String> =
-        match args.get("program") {
-            Some(Value::String(s)) => vec![s.clone()],
-            Some(Value::Array(list)) => list.iter().filter_map(scalar).collect(),
-            _ => return Err(
-                "the launch configuration needs `program`: the program's file (or a list of files)"
-                    .to_string(),
-            ),
-        };
+    let Some(Scalars(files)) = &args.program else {
+        return Err(
+            "the launch configuration needs `program`: the program's file (or a list of files)"
+                .to_string(),
+        );
+    };
     if files.is_empty() {
         return Err("`program` names no file".to_string());
     }
-    for file in files {
-        let path = Path::new(&file);
+    for Scalar(file) in files {
+        let path = Path::new(file);
         argv.push(if path.is_absolute() {
-            file
+            file.clone()
         } else {
             cwd.join(path).display().to_string()
         });
     }
-    for (key, flag) in SWITCHES {
-        if args.get(*key).and_then(Value::as_bool) == Some(true) {
+    for (on, flag) in switches(args) {
+        if on == Some(true) {
             argv.push(flag.to_string());
         }
     }
-    for (key, flag) in VALUES {
-        if let Some(value) = args.get(*key).filter(|v| !v.is_null()) {
-            let mut text =
-                scalar(value).ok_or_else(|| format!("`{key}` must be a string or a number"))?;
+    for (value, flag, names_file) in values(args) {
+        if let Some(Scalar(text)) = value {
             // Files are named relative to the launch's working directory, as `program` is.
-            if PATHS.contains(key) && !Path::new(&text).is_absolute() {
-                text = cwd.join(&text).display().to_string();
-            }
+            let text = if names_file && !Path::new(text).is_absolute() {
+                cwd.join(text).display().to_string()
+            } else {
+                text.clone()
+            };
             argv.push(format!("{flag}={text}"));
         }
     }
-    for (key, flag) in LISTS {
-        match args.get(*key) {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(list)) => {
-                for item in list {
-                    let text =
-                        scalar(item).ok_or_else(|| format!("`{key}` must be a list of strings"))?;
-                    argv.push(format!("{flag}={text}"));
-                }
-            }
-            Some(other) => match scalar(other) {
-                Some(text) => argv.push(format!("{flag}={text}")),
-                None => return Err(format!("`{key}` must be a list of strings")),
-            },
+    for (list, flag) in lists(args) {
+        for Scalar(text) in list.iter().flat_map(|l| &l.0) {
+            argv.push(format!("{flag}={text}"));
         }
     }
-    if let Some(list) = args.get("args").and_then(Value::as_array) {
+    if let Some(list) = &args.args {
         argv.push("--".to_string());
-        argv.extend(list.iter().filter_map(scalar));
+        argv.extend(list.iter().map(|Scalar(a)| a.clone()));
     }
     Ok(argv)
 }
@@ -129,10 +112,10 @@ pub fn launch_command_line(args: &Value, cwd: &Path) -> Result<Vec<String>, Stri
 type ConsoleSlot = Arc<Mutex<Option<GuestConsole>>>;
 
 fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
-    Box::new(move |args: &Value| {
+    Box::new(move |args: &LaunchArguments| {
         let cwd = args
-            .get("cwd")
-            .and_then(Value::as_str)
+            .cwd
+            .as_deref()
             .filter(|c| !c.is_empty())
             .map(PathBuf::from)
             .or_else(|| std::env::current_dir().ok())
@@ -159,7 +142,7 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
         let mut opts =
             crate::load::machine_options(&debug.machine, &program).map_err(|e| e.to_string())?;
         opts.work_dir = Some(cwd.clone());
-        let terminal = args.get("console").and_then(Value::as_str) == Some("integratedTerminal");
+        let terminal = args.console.as_deref() == Some("integratedTerminal");
         let (program, warnings) =
             crate::backends::of(program.isa).dap_program(&debug, &program, &opts, terminal)?;
         let mut launched = Launched {
@@ -181,7 +164,7 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
                 *slot = Some(console);
             }
         }
-        if let Some(input) = args.get("input").and_then(Value::as_str) {
+        if let Some(input) = &args.input {
             let path = cwd.join(input);
             let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             launched.program.console_input(&bytes);
@@ -360,20 +343,25 @@ pub fn console_command(args: &ConsoleArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use asmdbg_session::dap::protocol::arguments;
     use serde_json::json;
 
     #[test]
     fn launch_attributes_become_debug_flags() {
+        let launch = |v: serde_json::Value, cwd: &str| {
+            let args: LaunchArguments = arguments("launch", &v)?;
+            launch_command_line(&args, Path::new(cwd))
+        };
         let args = json!({
             "type": "asmdbg", "request": "launch", "name": "x", "__sessionId": "1",
             "program": ["a.asm", "/abs/b.asm"], "isa": "lc3", "profile": "lc3tools",
             "ignorePrivilege": true, "strict": false, "seed": 7, "poke": ["x4000=1,2"],
             "historyMb": 64, "args": ["-x", "y"],
         });
-        let argv = launch_command_line(&args, Path::new("/work")).unwrap();
-        let keys = launch_command_line(
-            &json!({"program": "g.asm", "keys": "moves.keys", "bitmap": "256x256,unit=8,base=gp", "mmio": true, "interpret": true}),
-            Path::new("/work"),
+        let argv = launch(args, "/work").unwrap();
+        let keys = launch(
+            json!({"program": "g.asm", "keys": "moves.keys", "bitmap": "256x256,unit=8,base=gp", "mmio": true, "interpret": true}),
+            "/work",
         )
         .unwrap();
         assert_eq!(
@@ -403,11 +391,49 @@ mod tests {
                 "y"
             ]
         );
-        assert!(launch_command_line(&json!({}), Path::new("/"))
+        assert!(launch(json!({}), "/")
             .unwrap_err()
             .contains("needs `program`"));
-        assert!(
-            launch_command_line(&json!({"program": "a", "isa": ["x"]}), Path::new("/")).is_err()
-        );
+        assert!(launch(json!({"program": "a", "isa": ["x"]}), "/")
+            .unwrap_err()
+            .contains("`isa`"));
+    }
+
+    /// Every attribute the VS Code extension declares for a launch configuration is one the
+    /// adapter reads (a misspelt field would drop the user's setting without a word).
+    #[test]
+    fn the_extensions_launch_attributes_are_the_adapters() {
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/editors/vscode/package.json");
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(manifest).unwrap()).unwrap();
+        let declared = manifest["contributes"]["debuggers"][0]["configurationAttributes"]["launch"]
+            ["properties"]
+            .as_object()
+            .expect("the extension declares launch attributes")
+            .clone();
+        assert!(declared.len() > 20, "{declared:?}");
+        for (name, schema) in declared {
+            // Where the extension finds the adapter: the extension's own, not a launch's.
+            if name == "asmdbgPath" {
+                continue;
+            }
+            let kind = match &schema["type"] {
+                serde_json::Value::Array(kinds) => kinds[0].clone(),
+                kind => kind.clone(),
+            };
+            let sample = match kind.as_str() {
+                Some("boolean") => json!(true),
+                Some("integer") => json!(1),
+                Some("array") => json!(["x"]),
+                _ => json!("x"),
+            };
+            let args: LaunchArguments = arguments("launch", &json!({ &name: sample }))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let read = serde_json::to_value(&args).unwrap();
+            assert!(
+                read.get(&name).is_some(),
+                "the adapter ignores the extension's launch attribute `{name}`"
+            );
+        }
     }
 }

@@ -1,13 +1,15 @@
 //! The DAP server from memory under random input: raw bytes, and requests of every command
 //! with arguments drawn from plausible and implausible values, against a launched LC-3
 //! program. Nothing may panic, every well-framed request gets its response, and the session
-//! ends only when the client asks.
+//! ends only when the client asks; every message it sends is valid under the protocol's schema.
 
 use std::time::Instant;
 
 use asmdbg_core::gdb::Debuggee;
 use asmdbg_core::{Backend, MachineOptions};
-use asmdbg_session::dap::{wire::encode, DapProgram, DapServer, Launched};
+use asmdbg_session::dap::protocol::LaunchArguments;
+use asmdbg_session::dap::wire::{encode, DapFramer, Incoming};
+use asmdbg_session::dap::{DapProgram, DapServer, Launched};
 use asmdbg_session::{Discipline, LineMode};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -26,7 +28,7 @@ MSG     .STRINGZ \"key? \"
 ";
 
 fn server() -> DapServer {
-    DapServer::new(Box::new(|_args: &Value| {
+    DapServer::new(Box::new(|_args: &LaunchArguments| {
         let opts = MachineOptions::default();
         let machine = asmdbg_lc3::load_machine("fuzz.asm", PROGRAM.as_bytes(), &opts)
             .map_err(|e| e.to_string())?;
@@ -185,9 +187,10 @@ proptest! {
     #[test]
     fn random_requests_never_panic_and_are_all_answered(actions in prop::collection::vec(action(), 1..30)) {
         let mut server = server();
-        let mut seq = 0;
-        server.on_bytes(&encode(&json!({"seq": 0, "type": "request", "command": "launch", "arguments": {"program": "fuzz.asm"}})));
-        server.on_bytes(&encode(&json!({"seq": 0, "type": "request", "command": "configurationDone"})));
+        // The protocol numbers a client's messages from 1.
+        server.on_bytes(&encode(&json!({"seq": 1, "type": "request", "command": "launch", "arguments": {"program": "fuzz.asm"}})));
+        server.on_bytes(&encode(&json!({"seq": 2, "type": "request", "command": "configurationDone"})));
+        let mut seq = 2;
         let mut sent = settle(&mut server, 5);
         for action in actions {
             match action {
@@ -207,8 +210,20 @@ proptest! {
             }
             sent.extend(settle(&mut server, 50));
         }
+        // Whatever the input, what the server says is the protocol's.
+        let mut messages = Vec::new();
+        DapFramer::default().push(&sent, &mut messages);
+        for message in &messages {
+            let Incoming::Message(m) = message else {
+                prop_assert!(false, "the server sent a frame that is not a message: {:?}", message);
+                continue;
+            };
+            if let Err(e) = asmdbg_testsupport::dap_schema::check_sent(m) {
+                prop_assert!(false, "{}", e);
+            }
+        }
         let text = String::from_utf8_lossy(&sent);
-        for s in 1..=seq {
+        for s in 3..=seq {
             prop_assert!(text.contains(&format!("\"request_seq\":{s},")), "request {} unanswered", s);
         }
         prop_assert!(!server.poll(Instant::now()).ended);

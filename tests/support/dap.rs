@@ -92,7 +92,13 @@ impl DapClient {
     pub fn next_message(&mut self, deadline: Instant) -> Value {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.from_adapter.recv_timeout(left) {
-            Ok(Some(v)) => v,
+            Ok(Some(v)) => {
+                // Every message of every DAP test is checked against the protocol's schema.
+                if let Err(e) = asmdbg_testsupport::dap_schema::check_sent(&v) {
+                    panic!("{e}");
+                }
+                v
+            }
             Ok(None) => panic!(
                 "the adapter closed its output; events so far: {:#?}",
                 self.events

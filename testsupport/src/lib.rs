@@ -7,12 +7,15 @@
 //!   gdb's own in tests that must not need gdb;
 //! - [`tools`]: "this test needs program X", which skips when X is missing unless
 //!   `ASMDBG_REQUIRE_TOOLS=1` makes a missing tool a failure;
+//! - [`dap_schema`]: every message a debug adapter sends, checked against the Debug Adapter
+//!   Protocol's JSON schema;
 //! - [`x64`]: GNU objdump's reading of the machine code the cpus compile.
 //!
 //! Nothing here is used by shipping code; it is a dev-dependency only.
 
 pub mod chunks;
 pub mod corpus;
+pub mod dap_schema;
 pub mod tools;
 pub mod unwind;
 pub mod x64;

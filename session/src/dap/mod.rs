@@ -25,7 +25,10 @@ use serde_json::{json, Value};
 
 use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
-use protocol::{arguments, InitializeRequestArguments};
+use protocol::{
+    arguments, body, Acknowledged, Capabilities, ErrorResponseBody, InitializeRequestArguments,
+    LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments, ThreadsResponseBody,
+};
 use wire::{encode, DapFramer, Incoming};
 
 /// What the launcher built for a `launch` request.
@@ -40,7 +43,7 @@ pub struct Launched {
 
 /// Builds the program a `launch` request names (its arguments as sent); errors are shown to
 /// the user as they are (every assembly error, file:line:col).
-pub type Launcher = Box<dyn FnMut(&Value) -> Result<Launched, String> + Send>;
+pub type Launcher = Box<dyn FnMut(&LaunchArguments) -> Result<Launched, String> + Send>;
 
 /// What the caller should do next, from [`DapServer::poll`].
 #[derive(Debug, Default)]
@@ -60,29 +63,29 @@ pub struct DapPoll {
 }
 
 /// The adapter's capabilities, as `initialize` answers them.
-pub fn capabilities() -> Value {
-    json!({
-        "supportsConfigurationDoneRequest": true,
-        "supportsFunctionBreakpoints": true,
-        "supportsConditionalBreakpoints": true,
-        "supportsHitConditionalBreakpoints": true,
-        "supportsLogPoints": true,
-        "supportsEvaluateForHovers": true,
-        "supportsSetVariable": true,
-        "supportsStepBack": true,
-        "supportsRestartRequest": true,
-        "supportsGotoTargetsRequest": true,
-        "supportsExceptionInfoRequest": true,
-        "supportsTerminateRequest": true,
-        "supportsDataBreakpoints": true,
-        "supportsReadMemoryRequest": true,
-        "supportsWriteMemoryRequest": true,
-        "supportsDisassembleRequest": true,
-        "supportsSteppingGranularity": true,
-        "supportsInstructionBreakpoints": true,
-        "supportsValueFormattingOptions": false,
-        "exceptionBreakpointFilters": [],
-    })
+pub fn capabilities() -> Capabilities {
+    Capabilities {
+        supports_configuration_done_request: true,
+        supports_function_breakpoints: true,
+        supports_conditional_breakpoints: true,
+        supports_hit_conditional_breakpoints: true,
+        supports_log_points: true,
+        supports_evaluate_for_hovers: true,
+        supports_set_variable: true,
+        supports_step_back: true,
+        supports_restart_request: true,
+        supports_goto_targets_request: true,
+        supports_exception_info_request: true,
+        supports_terminate_request: true,
+        supports_data_breakpoints: true,
+        supports_read_memory_request: true,
+        supports_write_memory_request: true,
+        supports_disassemble_request: true,
+        supports_stepping_granularity: true,
+        supports_instruction_breakpoints: true,
+        supports_value_formatting_options: false,
+        exception_breakpoint_filters: Vec::new(),
+    }
 }
 
 pub struct DapServer {
@@ -119,22 +122,32 @@ impl DapServer {
         }
     }
 
-    fn send(&mut self, mut message: Value) {
+    fn send(&mut self, message: Outgoing) {
         self.seq += 1;
-        message["seq"] = json!(self.seq);
-        self.out.extend(encode(&message));
+        self.out.extend(encode(&body(&message.numbered(self.seq))));
     }
 
     fn respond(&mut self, request_seq: i64, command: &str, result: Result<Value, String>) {
-        let message = match result {
-            Ok(body) => {
-                json!({"type": "response", "request_seq": request_seq, "success": true, "command": command, "body": body})
-            }
+        let (success, message, answer) = match result {
+            Ok(answer) => (true, None, answer),
             Err(message) => {
-                json!({"type": "response", "request_seq": request_seq, "success": false, "command": command, "message": message, "body": {"error": {"id": 1, "format": message}}})
+                let error = ErrorResponseBody {
+                    error: Some(Message {
+                        id: 1,
+                        format: message.clone(),
+                    }),
+                };
+                (false, Some(message), body(&error))
             }
         };
-        self.send(message);
+        self.send(Outgoing::Response {
+            seq: 0,
+            request_seq,
+            success,
+            command: command.to_string(),
+            message,
+            body: answer,
+        });
     }
 
     fn flush_outbox(&mut self, outbox: Outbox) {
@@ -150,7 +163,7 @@ impl DapServer {
                 self.send_frame(false);
             }
             let shown = matches!(event.as_str(), "stopped" | "invalidated" | "memory");
-            self.send(json!({"type": "event", "event": event, "body": body}));
+            self.send(Outgoing::event(&event, Some(body)));
             // The display where the machine stopped, or as the user changed it.
             if shown {
                 self.send_frame(false);
@@ -163,7 +176,7 @@ impl DapServer {
     fn send_frame(&mut self, always: bool) {
         let frame = self.program.as_ref().and_then(|p| p.frame());
         if let Some(body) = self.display.update(frame, always) {
-            self.send(json!({"type": "event", "event": DISPLAY_EVENT, "body": body}));
+            self.send(Outgoing::event(DISPLAY_EVENT, Some(body)));
         }
     }
 
@@ -173,13 +186,24 @@ impl DapServer {
         self.framer.push(bytes, &mut messages);
         for message in messages {
             match message {
-                Incoming::Damaged(why) => {
-                    log::warn!("DAP: {why}");
-                    self.respond(0, "", Err(why));
-                }
+                Incoming::Damaged(why) => self.unanswerable(&why),
                 Incoming::Message(value) => self.on_message(value),
             }
         }
+    }
+
+    /// Input that cannot be answered: a frame that is not a message, or a request without its
+    /// sequence number. The protocol has no response without a request's `seq` (numbered from
+    /// 1), so the user is told in an `output` event (VS Code shows `important` ones as a
+    /// notification).
+    fn unanswerable(&mut self, why: &str) {
+        log::warn!("DAP: {why}");
+        let mut outbox = Outbox::default();
+        outbox.output(
+            "important",
+            &format!("asmdbg skipped a message from the client: {why}\n"),
+        );
+        self.flush_outbox(outbox);
     }
 
     fn on_message(&mut self, message: Value) {
@@ -206,15 +230,21 @@ impl DapServer {
             .and_then(Value::as_str)
             .map(String::from)
         else {
-            self.respond(seq, "", Err("a request needs a `command`".to_string()));
+            let why = "a request needs a `command`".to_string();
+            if seq >= 1 {
+                self.respond(seq, "", Err(why));
+            } else {
+                self.unanswerable(&why);
+            }
             return;
         };
         if kind != "request" {
-            self.respond(
-                seq,
-                &command,
-                Err(format!("a message of type {kind:?} is not a request")),
-            );
+            let why = format!("a message of type {kind:?} is not a request");
+            if seq >= 1 {
+                self.respond(seq, &command, Err(why));
+            } else {
+                self.unanswerable(&why);
+            }
             return;
         }
         let args = message.get("arguments").cloned().unwrap_or(json!({}));
@@ -226,7 +256,7 @@ impl DapServer {
         let ready = command == "launch" && result.is_ok();
         self.respond(seq, &command, result);
         if ready {
-            self.send(json!({"type": "event", "event": "initialized"}));
+            self.send(Outgoing::event("initialized", None));
             // The first frame: a client that shows displays opens one for it.
             self.send_frame(true);
         }
@@ -238,7 +268,7 @@ impl DapServer {
             "initialize" => {
                 let args: InitializeRequestArguments = arguments(command, args)?;
                 self.client_runs_terminals = args.supports_run_in_terminal_request == Some(true);
-                Ok(capabilities())
+                Ok(body(&capabilities()))
             }
             "launch" => {
                 if self.program.is_some() {
@@ -246,26 +276,31 @@ impl DapServer {
                 }
                 // Without a `console` attribute the game gets a terminal when the client can
                 // open one (as the extension's schema defaults), else the debug console.
-                let mut args = args.clone();
-                if args.get("console").and_then(Value::as_str).is_none() {
+                let mut args: LaunchArguments = arguments(command, args)?;
+                if args.console.is_none() {
                     let console = if self.client_runs_terminals {
                         "integratedTerminal"
                     } else {
                         "internalConsole"
                     };
-                    args["console"] = json!(console);
+                    args.console = Some(console.to_string());
                 }
-                let args = &args;
-                let launched = (self.launcher)(args)?;
-                self.stop_on_entry = args
-                    .get("stopOnEntry")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true);
+                let launched = (self.launcher)(&args)?;
+                self.stop_on_entry = args.stop_on_entry.unwrap_or(true);
                 self.console_events = launched.terminal.is_none();
                 if let Some((command, place)) = &launched.terminal {
                     if self.client_runs_terminals {
-                        let title = "asmdbg console";
-                        self.send(json!({"type": "request", "command": "runInTerminal", "arguments": {"kind": "integrated", "title": title, "args": command, "cwd": ""}}));
+                        let arguments = RunInTerminalRequestArguments {
+                            kind: "integrated".to_string(),
+                            title: "asmdbg console".to_string(),
+                            cwd: String::new(),
+                            args: command.clone(),
+                        };
+                        self.send(Outgoing::Request {
+                            seq: 0,
+                            command: "runInTerminal".to_string(),
+                            arguments: body(&arguments),
+                        });
                     } else {
                         out.output(
                             "important",
@@ -280,7 +315,7 @@ impl DapServer {
                     out.output("stderr", &launched.warnings);
                 }
                 self.program = Some(launched.program);
-                Ok(json!({}))
+                Ok(body(&Acknowledged {}))
             }
             "attach" => Err("asmdbg launches programs; use a launch configuration".to_string()),
             "disconnect" | "terminate" => {
@@ -288,7 +323,7 @@ impl DapServer {
                 if command == "terminate" {
                     out.event("terminated", json!({}));
                 }
-                Ok(json!({}))
+                Ok(body(&Acknowledged {}))
             }
             FRAME_REQUEST => {
                 let frame = self.program.as_ref().and_then(|p| p.frame());
@@ -303,14 +338,14 @@ impl DapServer {
                 match &mut self.program {
                     Some(p) => {
                         p.start(stop, out);
-                        Ok(json!({}))
+                        Ok(body(&Acknowledged {}))
                     }
                     None => Err("configurationDone before launch".to_string()),
                 }
             }
             _ => match &mut self.program {
                 Some(p) => p.request(command, args, out),
-                None if command == "threads" => Ok(json!({"threads": []})),
+                None if command == "threads" => Ok(body(&ThreadsResponseBody::default())),
                 None => Err(format!("{command} before launch: launch a program first")),
             },
         }

@@ -27,14 +27,11 @@ use serde_json::{json, Value};
 
 use super::display::{keys_of, KEY_REQUEST};
 use super::expr::{self, sign_extend, ExprContext};
-use super::protocol::{
-    arguments, body, Conditions, DataBreakpointAccessType, DataBreakpointInfoArguments,
-    DisassembleArguments, EvaluateArguments, ExitedEventBody, GotoArguments, GotoTargetsArguments,
-    InvalidatedEventBody, MemoryEventBody, OutputEventBody, ReadMemoryArguments,
-    SetBreakpointsArguments, SetDataBreakpointsArguments, SetFunctionBreakpointsArguments,
-    SetInstructionBreakpointsArguments, SetVariableArguments, SourceBreakpoint,
-    StackTraceArguments, StepArguments, StoppedEventBody, VariablesArguments, WriteMemoryArguments,
-};
+#[allow(
+    clippy::wildcard_imports,
+    reason = "the protocol's types are the vocabulary here"
+)]
+use super::protocol::*;
 use super::view::DebugView;
 use super::wire::{base64, unbase64};
 use crate::core::{Reversed, RunCore};
@@ -44,6 +41,9 @@ mod breakpoints;
 mod inspect;
 mod memory;
 mod motion;
+mod requests;
+
+use requests::{reply, Request, When};
 
 /// Single steps a line step takes per burst (a burst must end soon for `pause` to be heard).
 const STEPS_PER_BURST: u32 = 20_000;
@@ -396,7 +396,7 @@ impl<G: GdbMachine> DapProgram<G> {
 
     /// `asmdbgKey`: keys pressed in the display panel, for the machine's keyboard device (or
     /// its console, for a machine without one), logged like typed input.
-    fn press_keys(&mut self, args: &Value) -> Result<Value, String> {
+    fn press_keys(&mut self, args: &Value) -> Result<AsmdbgKeyResponseBody, String> {
         let keys = keys_of(args)?;
         if self.held_keys.len() + keys.len() > MAX_HELD_KEYS {
             return Err(format!(
@@ -409,7 +409,7 @@ impl<G: GdbMachine> DapProgram<G> {
         // A single step that waited for input may run again.
         self.core.step_waits = false;
         self.release_keys();
-        Ok(json!({"keys": count}))
+        Ok(AsmdbgKeyResponseBody { keys: count })
     }
 
     /// Gives the machine the keys pressed, unless it is in the past of its history (there the
@@ -428,113 +428,48 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
-    fn restart(&mut self, out: &mut Outbox) -> Result<Value, String> {
+    fn restart(&mut self, out: &mut Outbox) {
         // What `monitor reset` does over gdb: reload, the pokes again, history from here.
         // Breakpoints and watchpoints stay with the machine.
         monitor_command(&mut self.core.target, "reset");
         self.terminated = false;
         self.stopped(out, "entry", None, Vec::new());
-        Ok(json!({}))
+    }
+
+    /// `exceptionInfo`: the fault the program stopped on.
+    fn exception_info(&self) -> Result<ExceptionInfoResponseBody, String> {
+        let message = self
+            .exception
+            .clone()
+            .ok_or("the program did not stop on a fault")?;
+        Ok(ExceptionInfoResponseBody {
+            exception_id: "fault".to_string(),
+            description: Some(message.clone()),
+            break_mode: "always".to_string(),
+            details: Some(ExceptionDetails {
+                message: Some(message),
+            }),
+        })
     }
 }
 
 impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
     fn request(&mut self, command: &str, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let running = self.motion.is_some();
-        match command {
-            "threads" => {
-                Ok(json!({"threads": [{"id": 1, "name": self.machine().isa().info().title}]}))
-            }
-            "setBreakpoints" => self.set_breakpoints(args),
-            "setFunctionBreakpoints" => self.set_function_breakpoints(args),
-            "setInstructionBreakpoints" => self.set_instruction_breakpoints(args),
-            "setExceptionBreakpoints" => Ok(json!({"breakpoints": []})),
-            "dataBreakpointInfo" => self.data_breakpoint_info(args),
-            "setDataBreakpoints" => self.set_data_breakpoints(args),
-            "continue" | "next" | "stepIn" | "stepOut" if self.at_fault() => {
-                // Past an unhandled fault the program ends, as under `asmdbg run` (and as a
-                // process ends when gdb continues it past a fatal signal).
-                let code = self.machine().fault_exit_status();
-                self.end_program(code, out);
-                Ok(json!({}))
-            }
-            "continue" => {
-                self.resume(Motion::Continue { step_over: true });
-                Ok(json!({"allThreadsContinued": true}))
-            }
-            "next" => {
-                self.step_request(&arguments(command, args)?, true);
-                Ok(json!({}))
-            }
-            "stepIn" => {
-                self.step_request(&arguments(command, args)?, false);
-                Ok(json!({}))
-            }
-            "stepOut" => {
-                self.step_out()?;
-                Ok(json!({}))
-            }
-            "stepBack" => {
-                if self.core.target.history.is_none() {
-                    return Err("time travel is off (noHistory)".to_string());
-                }
-                let args: StepArguments = arguments(command, args)?;
-                if args.by_instruction() {
-                    // One instruction back is one seek: done here, the stop follows at once.
-                    self.exception = None;
-                    let reversed = self.core.reverse_step(false);
-                    let desc = (reversed == Reversed::Begin)
-                        .then(|| "No more reverse-execution history.".to_string());
-                    self.stopped(out, "step", desc, Vec::new());
-                } else {
-                    let frame = self
-                        .frames()
-                        .first()
-                        .map(|f| self.frame_id(f, false))
-                        .unwrap_or((None, None));
-                    self.resume(Motion::ReverseLine {
-                        start: self.current_line(),
-                        frame,
-                    });
-                }
-                Ok(json!({}))
-            }
-            "reverseContinue" => {
-                if self.core.target.history.is_none() {
-                    return Err("time travel is off (noHistory)".to_string());
-                }
-                self.resume(Motion::ReverseContinue);
-                Ok(json!({}))
-            }
-            KEY_REQUEST => self.press_keys(args),
-            "pause" => {
-                if running {
-                    self.stopped(out, "pause", None, Vec::new());
-                }
-                Ok(json!({}))
-            }
-            _ if running && !matches!(command, "evaluate" | "disconnect" | "terminate") => Err(
-                format!("{command} needs the program stopped: pause it first"),
-            ),
-            "stackTrace" => self.stack_trace(args),
-            "scopes" => Ok(self.scopes()),
-            "variables" => self.variables(args),
-            "setVariable" => self.set_variable(args, out),
-            "evaluate" => self.evaluate(args, out),
-            "disassemble" => self.disassemble(args),
-            "readMemory" => self.read_memory(args),
-            "writeMemory" => self.write_memory(args, out),
-            "gotoTargets" => self.goto_targets(args),
-            "goto" => self.goto(args, out),
-            "restart" => self.restart(out),
-            "exceptionInfo" => match &self.exception {
-                Some(message) => Ok(
-                    json!({"exceptionId": "fault", "description": message, "breakMode": "always", "details": {"message": message}}),
-                ),
-                None => Err("the program did not stop on a fault".to_string()),
-            },
-            other => Err(format!("unknown request {other:?}")),
+        let (when, handler) =
+            Self::route(command).ok_or_else(|| format!("unknown request {command:?}"))?;
+        if self.at_fault() && matches!(command, "continue" | "next" | "stepIn" | "stepOut") {
+            // Past an unhandled fault the program ends, as under `asmdbg run` (and as a
+            // process ends when gdb continues it past a fatal signal).
+            let code = self.machine().fault_exit_status();
+            self.end_program(code, out);
+            return reply(Acknowledged {});
         }
+        if when == When::Stopped && self.motion.is_some() {
+            return Err(format!(
+                "{command} needs the program stopped: pause it first"
+            ));
+        }
+        handler(self, &Request { command, args }, out)
     }
 
     fn start(&mut self, stop_on_entry: bool, out: &mut Outbox) {

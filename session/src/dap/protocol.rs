@@ -16,6 +16,12 @@ use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+mod launch;
+mod responses;
+
+pub use launch::{LaunchArguments, Scalar, Scalars};
+pub use responses::*;
+
 /// A request's arguments as `T`; when they do not parse, an error that names the request, the
 /// field and the problem. Absent arguments (`null`) are an empty object.
 pub fn arguments<T: DeserializeOwned>(command: &str, args: &Value) -> Result<T, String> {

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
+use asmdbg_session::dap::protocol::LaunchArguments;
 pub(super) use asmdbg_session::dap::wire::base64;
 use asmdbg_session::dap::wire::{encode, unbase64, DapFramer, Incoming};
 use asmdbg_session::dap::{DapProgram, DapServer, Launched};
@@ -224,7 +225,7 @@ impl DapWire {
         image: asmdbg_core::elf::ElfImage,
     ) -> Self {
         let mut slot = Some((target, image));
-        let server = DapServer::new(Box::new(move |_args: &Value| {
+        let server = DapServer::new(Box::new(move |_args: &LaunchArguments| {
             let (target, image) = slot.take().ok_or("launched once only")?;
             let program = DapProgram::new(target, image, Discipline::new(LineMode::Raw, false))
                 .with_burst(BURST);
@@ -258,6 +259,10 @@ impl DapWire {
             let Incoming::Message(m) = message else {
                 continue;
             };
+            // Every message the model's sessions receive is checked against the schema.
+            if let Err(e) = asmdbg_testsupport::dap_schema::check_sent(&m) {
+                panic!("{e}");
+            }
             match m["type"].as_str() {
                 Some("response") => self.responses.push_back(m),
                 // The program's console; asmdbg's own messages (stderr, console) are not.

@@ -55,13 +55,13 @@ impl<G: GdbMachine> DapProgram<G> {
         kind: BpKind,
         specs: &[S],
         place: impl Fn(&Self, &S) -> Result<Vec<u64>, String>,
-    ) -> Vec<Value> {
+    ) -> Vec<Breakpoint> {
         let mut new = Vec::new();
         let mut answers = Vec::new();
         for spec in specs {
             match place(self, spec) {
                 Ok(addrs) if !addrs.is_empty() => {
-                    let mut answer = Value::Null;
+                    let mut answer = Breakpoint::default();
                     for gdb in addrs {
                         let native = self.machine().gdb_code_to_native(gdb);
                         let bp = self.make_bp(kind, native, spec);
@@ -73,9 +73,7 @@ impl<G: GdbMachine> DapProgram<G> {
                 placed => {
                     let why = placed.err().unwrap_or_else(|| "no code there".to_string());
                     let id = self.new_id();
-                    answers.push(
-                        json!({"id": id, "verified": false, "message": why, "reason": "failed"}),
-                    );
+                    answers.push(Breakpoint::failed(id, why));
                 }
             }
         }
@@ -85,8 +83,10 @@ impl<G: GdbMachine> DapProgram<G> {
         answers
     }
 
-    pub(super) fn set_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let args: SetBreakpointsArguments = arguments("setBreakpoints", args)?;
+    pub(super) fn set_breakpoints(
+        &mut self,
+        args: SetBreakpointsArguments,
+    ) -> Result<BreakpointsResponseBody, String> {
         let source = args.source.unwrap_or_default();
         let path = source
             .path
@@ -108,23 +108,27 @@ impl<G: GdbMachine> DapProgram<G> {
                 .iter()
                 .map(|_| {
                     let id = self.new_id();
-                    json!({"id": id, "verified": false, "message": format!("{path} is not a file of this program"), "reason": "failed"})
+                    Breakpoint::failed(id, format!("{path} is not a file of this program"))
                 })
                 .collect(),
         };
         // The IDE's own source object and, when refused, the line it asked for.
         for (answer, line) in answers.iter_mut().zip(lines) {
-            if answer["verified"] == true {
-                answer["source"] = body(&source);
+            if answer.verified {
+                answer.source = Some(source.clone());
             } else {
-                answer["line"] = json!(line);
+                answer.line = Some(i64::from(line));
             }
         }
-        Ok(json!({"breakpoints": answers}))
+        Ok(BreakpointsResponseBody {
+            breakpoints: answers,
+        })
     }
 
-    pub(super) fn set_function_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let args: SetFunctionBreakpointsArguments = arguments("setFunctionBreakpoints", args)?;
+    pub(super) fn set_function_breakpoints(
+        &mut self,
+        args: SetFunctionBreakpointsArguments,
+    ) -> BreakpointsResponseBody {
         let specs = args.breakpoints.unwrap_or_default();
         let answers = self.replace_breakpoints(BpKind::Function, &specs, |me, spec| {
             let name = spec.name.as_deref().unwrap_or("");
@@ -134,23 +138,33 @@ impl<G: GdbMachine> DapProgram<G> {
                 .map(|gdb| vec![gdb])
                 .ok_or_else(|| format!("no function or code label named {name:?}"))
         });
-        Ok(json!({"breakpoints": answers}))
+        BreakpointsResponseBody {
+            breakpoints: answers,
+        }
     }
 
-    pub(super) fn verified(&self, id: i64, gdb: u64, loc: Option<crate::dap::view::Loc>) -> Value {
+    pub(super) fn verified(
+        &self,
+        id: i64,
+        gdb: u64,
+        loc: Option<crate::dap::view::Loc>,
+    ) -> Breakpoint {
         let native = self.machine().gdb_code_to_native(gdb);
-        let mut b =
-            json!({"id": id, "verified": true, "instructionReference": self.fmt_addr(native)});
+        let mut b = Breakpoint {
+            instruction_reference: Some(self.fmt_addr(native)),
+            ..Breakpoint::verified(id)
+        };
         if let Some(loc) = loc {
-            b["line"] = json!(loc.line);
-            b["source"] = self.source(loc.file);
+            b.line = Some(i64::from(loc.line));
+            b.source = self.source(loc.file);
         }
         b
     }
 
-    pub(super) fn set_instruction_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let args: SetInstructionBreakpointsArguments =
-            arguments("setInstructionBreakpoints", args)?;
+    pub(super) fn set_instruction_breakpoints(
+        &mut self,
+        args: SetInstructionBreakpointsArguments,
+    ) -> BreakpointsResponseBody {
         let specs = args.breakpoints.unwrap_or_default();
         let answers = self.replace_breakpoints(BpKind::Instruction, &specs, |me, spec| {
             let reference = spec.instruction_reference.as_deref().unwrap_or("");
@@ -161,11 +175,15 @@ impl<G: GdbMachine> DapProgram<G> {
             let gdb = me.machine().native_code_to_gdb(base);
             Ok(vec![gdb.wrapping_add(offset as u64)])
         });
-        Ok(json!({"breakpoints": answers}))
+        BreakpointsResponseBody {
+            breakpoints: answers,
+        }
     }
 
-    pub(super) fn data_breakpoint_info(&self, args: &Value) -> Result<Value, String> {
-        let args: DataBreakpointInfoArguments = arguments("dataBreakpointInfo", args)?;
+    pub(super) fn data_breakpoint_info(
+        &self,
+        args: DataBreakpointInfoArguments,
+    ) -> DataBreakpointInfoResponseBody {
         let name = args.name.as_deref().unwrap_or("").trim();
         let unit = u64::from(self.machine().unit_bytes());
         let (addr, len, what) = match self.view.data_label(name) {
@@ -185,22 +203,31 @@ impl<G: GdbMachine> DapProgram<G> {
                     self.fmt_addr(addr),
                 ),
                 None => {
-                    return Ok(
-                        json!({"dataId": null, "description": format!("{name:?} is not a data label or an address")}),
-                    )
+                    return DataBreakpointInfoResponseBody {
+                        data_id: None,
+                        description: format!("{name:?} is not a data label or an address"),
+                        ..DataBreakpointInfoResponseBody::default()
+                    }
                 }
             },
         };
-        Ok(json!({
-            "dataId": format!("{}:{}", self.fmt_addr(addr), len),
-            "description": format!("{what} ({} unit{} at {})", len, if len == 1 { "" } else { "s" }, self.fmt_addr(addr)),
-            "accessTypes": ["read", "write", "readWrite"],
-            "canPersist": true,
-        }))
+        let plural = if len == 1 { "" } else { "s" };
+        DataBreakpointInfoResponseBody {
+            data_id: Some(format!("{}:{}", self.fmt_addr(addr), len)),
+            description: format!("{what} ({len} unit{plural} at {})", self.fmt_addr(addr)),
+            access_types: Some(vec![
+                DataBreakpointAccessType::Read,
+                DataBreakpointAccessType::Write,
+                DataBreakpointAccessType::ReadWrite,
+            ]),
+            can_persist: Some(true),
+        }
     }
 
-    pub(super) fn set_data_breakpoints(&mut self, args: &Value) -> Result<Value, String> {
-        let args: SetDataBreakpointsArguments = arguments("setDataBreakpoints", args)?;
+    pub(super) fn set_data_breakpoints(
+        &mut self,
+        args: SetDataBreakpointsArguments,
+    ) -> BreakpointsResponseBody {
         let specs = args.breakpoints.unwrap_or_default();
         let mut answers = Vec::new();
         let mut new = Vec::new();
@@ -217,15 +244,27 @@ impl<G: GdbMachine> DapProgram<G> {
             };
             match parsed {
                 Some((addr, len)) => {
-                    new.push(DataBp { id, addr, len: len.max(1), kind });
-                    answers.push(json!({"id": id, "verified": true}));
+                    new.push(DataBp {
+                        id,
+                        addr,
+                        len: len.max(1),
+                        kind,
+                    });
+                    answers.push(Breakpoint::verified(id));
                 }
-                None => answers.push(json!({"id": id, "verified": false, "message": format!("{data_id:?} is not a data id from dataBreakpointInfo")})),
+                None => answers.push(Breakpoint {
+                    message: Some(format!(
+                        "{data_id:?} is not a data id from dataBreakpointInfo"
+                    )),
+                    ..Breakpoint::failed(id, String::new())
+                }),
             }
         }
         self.data_bps = new;
         self.sync_watchpoints();
-        Ok(json!({"breakpoints": answers}))
+        BreakpointsResponseBody {
+            breakpoints: answers,
+        }
     }
 
     /// A breakpoint stop at the pc: whether it stops (conditions, hit counts), with log

@@ -4,23 +4,29 @@
 use super::*;
 
 impl<G: GdbMachine> DapProgram<G> {
-    pub(super) fn source(&self, file: usize) -> Value {
-        match self.view.files.get(file) {
-            Some(path) => {
-                let name = path.rsplit('/').next().unwrap_or(path);
-                json!({"name": name, "path": path})
-            }
-            None => Value::Null,
+    pub(super) fn source(&self, file: usize) -> Option<Source> {
+        let path = self.view.files.get(file)?;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        Some(Source {
+            name: Some(name.to_string()),
+            path: Some(path.clone()),
+            ..Source::default()
+        })
+    }
+
+    pub(super) fn threads(&self) -> ThreadsResponseBody {
+        let name = self.machine().isa().info().title.to_string();
+        ThreadsResponseBody {
+            threads: vec![Thread { id: 1, name }],
         }
     }
 
-    pub(super) fn stack_trace(&self, args: &Value) -> Result<Value, String> {
-        let args: StackTraceArguments = arguments("stackTrace", args)?;
+    pub(super) fn stack_trace(&self, args: StackTraceArguments) -> StackTraceResponseBody {
         let frames = self.frames();
         let start = args.start_frame.unwrap_or(0).max(0) as usize;
         let levels = args.levels.unwrap_or(0).max(0) as usize;
         let take = if levels == 0 { usize::MAX } else { levels };
-        let list: Vec<Value> = frames
+        let stack_frames: Vec<StackFrame> = frames
             .iter()
             .enumerate()
             .skip(start)
@@ -47,41 +53,49 @@ impl<G: GdbMachine> DapProgram<G> {
                     .map(|(n, _)| n)
                     .or_else(|| self.view.label_before(lookup))
                     .map_or_else(|| self.fmt_addr(native), str::to_string);
-                let mut frame = json!({
-                    "id": i + 1,
-                    "name": name,
-                    "line": 0,
-                    "column": 0,
-                    "instructionPointerReference": self.fmt_addr(native),
-                });
+                let mut frame = StackFrame {
+                    id: i as i64 + 1,
+                    name,
+                    instruction_pointer_reference: Some(self.fmt_addr(native)),
+                    ..StackFrame::default()
+                };
                 if let Some(loc) = self.view.loc(lookup) {
-                    frame["line"] = json!(loc.line);
-                    frame["column"] = json!(1);
-                    frame["source"] = self.source(loc.file);
+                    frame.line = i64::from(loc.line);
+                    frame.column = 1;
+                    frame.source = self.source(loc.file);
                 }
                 frame
             })
             .collect();
-        Ok(json!({"stackFrames": list, "totalFrames": frames.len()}))
+        StackTraceResponseBody {
+            stack_frames,
+            total_frames: Some(frames.len() as i64),
+        }
     }
 
-    pub(super) fn scopes(&self) -> Value {
-        let mut scopes = vec![
-            json!({"name": "Registers", "presentationHint": "registers", "variablesReference": 1, "expensive": false}),
-        ];
+    pub(super) fn scopes(&self) -> ScopesResponseBody {
+        let scope = |name: &str, hint: &str, variables_reference| Scope {
+            name: name.to_string(),
+            presentation_hint: Some(hint.to_string()),
+            variables_reference,
+            expensive: false,
+        };
+        let mut scopes = vec![scope("Registers", "registers", 1)];
         let m = self.machine();
         if (0..m.registers().len()).any(|i| m.register_scope(i) == RegisterScope::Float) {
-            scopes.push(json!({"name": "Floating point", "presentationHint": "registers", "variablesReference": 2, "expensive": false}));
+            scopes.push(scope("Floating point", "registers", 2));
         }
-        scopes.push(json!({"name": "Data", "presentationHint": "globals", "variablesReference": 3, "expensive": false}));
-        json!({"scopes": scopes})
+        scopes.push(scope("Data", "globals", 3));
+        ScopesResponseBody { scopes }
     }
 
-    pub(super) fn variables(&self, args: &Value) -> Result<Value, String> {
-        let args: VariablesArguments = arguments("variables", args)?;
+    pub(super) fn variables(
+        &self,
+        args: VariablesArguments,
+    ) -> Result<VariablesResponseBody, String> {
         let reference = args.variables_reference.unwrap_or(0);
         let m = self.machine();
-        let vars: Vec<Value> = match reference {
+        let variables: Vec<Variable> = match reference {
             1 | 2 => m
                 .registers()
                 .iter()
@@ -90,12 +104,12 @@ impl<G: GdbMachine> DapProgram<G> {
                 .filter_map(|(i, r)| {
                     let v = m.read_register(i)?;
                     let name = m.register_label(i);
-                    Some(json!({
-                        "name": name,
-                        "value": m.format_register(r, v),
-                        "variablesReference": 0,
-                        "evaluateName": name,
-                    }))
+                    Some(Variable {
+                        value: m.format_register(r, v),
+                        evaluate_name: Some(name.to_string()),
+                        name: name.to_string(),
+                        ..Variable::default()
+                    })
                 })
                 .collect(),
             3 => self
@@ -104,19 +118,19 @@ impl<G: GdbMachine> DapProgram<G> {
                 .iter()
                 .map(|d| {
                     let native = m.gdb_to_native(d.addr).0;
-                    json!({
-                        "name": d.name,
-                        "value": self.data_value(d),
-                        "type": d.ty.name,
-                        "variablesReference": 0,
-                        "evaluateName": d.name,
-                        "memoryReference": self.fmt_addr(native),
-                    })
+                    Variable {
+                        name: d.name.clone(),
+                        value: self.data_value(d),
+                        type_: Some(d.ty.name.to_string()),
+                        evaluate_name: Some(d.name.clone()),
+                        memory_reference: Some(self.fmt_addr(native)),
+                        ..Variable::default()
+                    }
                 })
                 .collect(),
             other => return Err(format!("no variables under reference {other}")),
         };
-        Ok(json!({"variables": vars}))
+        Ok(VariablesResponseBody { variables })
     }
 
     /// A data label's value as the Data scope shows it: a string's text, or a number in
@@ -171,8 +185,11 @@ impl<G: GdbMachine> DapProgram<G> {
         format!("{value} ({})", self.hex(value as u64 & mask, bits))
     }
 
-    pub(super) fn set_variable(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let args: SetVariableArguments = arguments("setVariable", args)?;
+    pub(super) fn set_variable(
+        &mut self,
+        args: SetVariableArguments,
+        out: &mut Outbox,
+    ) -> Result<SetVariableResponseBody, String> {
         let reference = args.variables_reference.unwrap_or(0);
         let name = args.name.as_deref().ok_or("setVariable needs a name")?;
         let text = args.value.as_deref().ok_or("setVariable needs a value")?;
@@ -210,11 +227,14 @@ impl<G: GdbMachine> DapProgram<G> {
             other => return Err(format!("no variables under reference {other}")),
         };
         out.invalidated(&["variables"]);
-        Ok(json!({"value": shown}))
+        Ok(SetVariableResponseBody { value: shown })
     }
 
-    pub(super) fn evaluate(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let args: EvaluateArguments = arguments("evaluate", args)?;
+    pub(super) fn evaluate(
+        &mut self,
+        args: EvaluateArguments,
+        out: &mut Outbox,
+    ) -> Result<EvaluateResponseBody, String> {
         let text = args.expression.as_deref().unwrap_or("").trim().to_string();
         let context = args.context.as_deref().unwrap_or("repl");
         if context == "repl" {
@@ -225,7 +245,7 @@ impl<G: GdbMachine> DapProgram<G> {
                 let reply = monitor_command(&mut self.core.target, command);
                 self.core.collect_output();
                 out.invalidated(&["all"]);
-                return Ok(json!({"result": reply, "variablesReference": 0}));
+                return Ok(EvaluateResponseBody::text(reply));
             }
             if let Some(typed) = text.strip_prefix('>') {
                 // What a person typing on the console sends: the keys to a machine that reads
@@ -236,21 +256,21 @@ impl<G: GdbMachine> DapProgram<G> {
                     keys.push('\n');
                 }
                 self.core.on_console_input(keys.as_bytes());
-                return Ok(
-                    json!({"result": format!("typed {:?} on the program's console", keys), "variablesReference": 0}),
-                );
+                return Ok(EvaluateResponseBody::text(format!(
+                    "typed {keys:?} on the program's console"
+                )));
             }
         }
         if let Some(label) = self.view.data_label(&text).cloned() {
             let native = self.machine().gdb_to_native(label.addr).0;
-            return Ok(json!({
-                "result": self.data_value(&label),
-                "type": label.ty.name,
-                "variablesReference": 0,
-                "memoryReference": self.fmt_addr(native),
-            }));
+            return Ok(EvaluateResponseBody {
+                result: self.data_value(&label),
+                type_: Some(label.ty.name.to_string()),
+                variables_reference: 0,
+                memory_reference: Some(self.fmt_addr(native)),
+            });
         }
         let value = expr::evaluate(&text, &self.names())?;
-        Ok(json!({"result": self.format_value(value), "variablesReference": 0}))
+        Ok(EvaluateResponseBody::text(self.format_value(value)))
     }
 }

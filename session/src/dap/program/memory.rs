@@ -16,8 +16,10 @@ impl<G: GdbMachine> DapProgram<G> {
         Ok((reference, base))
     }
 
-    pub(super) fn disassemble(&self, args: &Value) -> Result<Value, String> {
-        let args: DisassembleArguments = arguments("disassemble", args)?;
+    pub(super) fn disassemble(
+        &self,
+        args: DisassembleArguments,
+    ) -> Result<DisassembleResponseBody, String> {
         let (_, base) = self.memory_reference("disassemble", args.memory_reference.as_deref())?;
         let m = self.machine();
         let offset = args.offset.unwrap_or(0);
@@ -33,15 +35,22 @@ impl<G: GdbMachine> DapProgram<G> {
         for i in 0..count {
             let addr = start.saturating_add(i * step);
             if addr < 0 {
-                list.push(json!({"address": format!("-{}", -addr), "instruction": "", "presentationHint": "invalid"}));
+                list.push(DisassembledInstruction {
+                    address: format!("-{}", -addr),
+                    presentation_hint: Some("invalid".to_string()),
+                    ..DisassembledInstruction::default()
+                });
                 continue;
             }
             let native = addr as u64;
             let gdb = m.native_code_to_gdb(native);
-            let mut entry = json!({"address": protocol_address(&self.fmt_addr(native), native)});
+            let mut entry = DisassembledInstruction {
+                address: protocol_address(&self.fmt_addr(native), native),
+                ..DisassembledInstruction::default()
+            };
             match m.disassemble(native) {
                 Some((text, size)) if self.view.in_code(gdb) || m.debug_read(native).is_ok() => {
-                    entry["instruction"] = json!(text);
+                    entry.instruction = text;
                     let bytes = m.format_encoding(
                         native,
                         size * u64::from(m.unit_bytes()) / u64::from(m.unit_bytes()).max(1),
@@ -53,30 +62,29 @@ impl<G: GdbMachine> DapProgram<G> {
                     } else {
                         bytes
                     };
-                    entry["instructionBytes"] = json!(bytes.trim());
+                    entry.instruction_bytes = Some(bytes.trim().to_string());
                 }
-                _ => {
-                    entry["instruction"] = json!("");
-                    entry["presentationHint"] = json!("invalid");
-                }
+                _ => entry.presentation_hint = Some("invalid".to_string()),
             }
             if let Some(label) = self.view.label_at(gdb, true) {
-                entry["symbol"] = json!(label);
+                entry.symbol = Some(label.to_string());
             }
             if let Some(loc) = self.view.loc(gdb) {
                 if last_loc != Some(loc) {
-                    entry["location"] = self.source(loc.file);
-                    entry["line"] = json!(loc.line);
+                    entry.location = self.source(loc.file);
+                    entry.line = Some(i64::from(loc.line));
                 }
                 last_loc = Some(loc);
             }
             list.push(entry);
         }
-        Ok(json!({"instructions": list}))
+        Ok(DisassembleResponseBody { instructions: list })
     }
 
-    pub(super) fn read_memory(&self, args: &Value) -> Result<Value, String> {
-        let args: ReadMemoryArguments = arguments("readMemory", args)?;
+    pub(super) fn read_memory(
+        &self,
+        args: ReadMemoryArguments,
+    ) -> Result<ReadMemoryResponseBody, String> {
         let (_, base) = self.memory_reference("readMemory", args.memory_reference.as_deref())?;
         let m = self.machine();
         let offset = args.offset.unwrap_or(0);
@@ -90,15 +98,18 @@ impl<G: GdbMachine> DapProgram<G> {
             }
         }
         let unreadable = count - bytes.len() as u64;
-        let mut body = json!({"address": format!("0x{start:x}"), "data": base64(&bytes)});
-        if unreadable > 0 {
-            body["unreadableBytes"] = json!(unreadable);
-        }
-        Ok(body)
+        Ok(ReadMemoryResponseBody {
+            address: format!("0x{start:x}"),
+            data: Some(base64(&bytes)),
+            unreadable_bytes: (unreadable > 0).then_some(unreadable as i64),
+        })
     }
 
-    pub(super) fn write_memory(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let args: WriteMemoryArguments = arguments("writeMemory", args)?;
+    pub(super) fn write_memory(
+        &mut self,
+        args: WriteMemoryArguments,
+        out: &mut Outbox,
+    ) -> Result<WriteMemoryResponseBody, String> {
         let (reference, base) =
             self.memory_reference("writeMemory", args.memory_reference.as_deref())?;
         let offset = args.offset.unwrap_or(0);
@@ -131,7 +142,10 @@ impl<G: GdbMachine> DapProgram<G> {
                 data.len()
             ));
         }
-        Ok(json!({"bytesWritten": written}))
+        Ok(WriteMemoryResponseBody {
+            offset: None,
+            bytes_written: Some(written as i64),
+        })
     }
 }
 

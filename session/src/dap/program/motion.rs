@@ -439,8 +439,64 @@ impl<G: GdbMachine> DapProgram<G> {
         Ok(())
     }
 
-    pub(super) fn goto_targets(&self, args: &Value) -> Result<Value, String> {
-        let args: GotoTargetsArguments = arguments("gotoTargets", args)?;
+    /// `continue`.
+    pub(super) fn continue_request(&mut self) -> ContinueResponseBody {
+        self.resume(Motion::Continue { step_over: true });
+        ContinueResponseBody {
+            all_threads_continued: Some(true),
+        }
+    }
+
+    /// `stepBack`: one instruction back at once, or a line back in bursts.
+    pub(super) fn step_back(
+        &mut self,
+        args: StepArguments,
+        out: &mut Outbox,
+    ) -> Result<(), String> {
+        if self.core.target.history.is_none() {
+            return Err("time travel is off (noHistory)".to_string());
+        }
+        if args.by_instruction() {
+            // One instruction back is one seek: done here, the stop follows at once.
+            self.exception = None;
+            let reversed = self.core.reverse_step(false);
+            let desc = (reversed == Reversed::Begin)
+                .then(|| "No more reverse-execution history.".to_string());
+            self.stopped(out, "step", desc, Vec::new());
+        } else {
+            let frame = self
+                .frames()
+                .first()
+                .map(|f| self.frame_id(f, false))
+                .unwrap_or((None, None));
+            self.resume(Motion::ReverseLine {
+                start: self.current_line(),
+                frame,
+            });
+        }
+        Ok(())
+    }
+
+    /// `reverseContinue`.
+    pub(super) fn reverse_continue(&mut self) -> Result<(), String> {
+        if self.core.target.history.is_none() {
+            return Err("time travel is off (noHistory)".to_string());
+        }
+        self.resume(Motion::ReverseContinue);
+        Ok(())
+    }
+
+    /// `pause`: a running program stops where it is (a stopped one stays).
+    pub(super) fn pause(&mut self, out: &mut Outbox) {
+        if self.motion.is_some() {
+            self.stopped(out, "pause", None, Vec::new());
+        }
+    }
+
+    pub(super) fn goto_targets(
+        &self,
+        args: GotoTargetsArguments,
+    ) -> Result<GotoTargetsResponseBody, String> {
         let path = args
             .source
             .as_ref()
@@ -455,23 +511,27 @@ impl<G: GdbMachine> DapProgram<G> {
             .view
             .line_addresses(file, line)
             .ok_or_else(|| format!("no code at or after line {line}"))?;
-        let targets: Vec<Value> = addrs
+        let targets = addrs
             .iter()
             .map(|&gdb| {
                 let native = self.machine().gdb_code_to_native(gdb);
-                json!({"id": gdb as i64, "label": format!("line {actual} ({})", self.fmt_addr(native)), "line": actual, "instructionPointerReference": self.fmt_addr(native)})
+                GotoTarget {
+                    id: gdb as i64,
+                    label: format!("line {actual} ({})", self.fmt_addr(native)),
+                    line: i64::from(actual),
+                    instruction_pointer_reference: Some(self.fmt_addr(native)),
+                }
             })
             .collect();
-        Ok(json!({"targets": targets}))
+        Ok(GotoTargetsResponseBody { targets })
     }
 
-    pub(super) fn goto(&mut self, args: &Value, out: &mut Outbox) -> Result<Value, String> {
-        let args: GotoArguments = arguments("goto", args)?;
+    pub(super) fn goto(&mut self, args: GotoArguments, out: &mut Outbox) -> Result<(), String> {
         let target = args.target_id.ok_or("goto needs a targetId")?;
         let native = self.machine().gdb_code_to_native(target as u64);
         self.core.target.machine.set_pc(native);
         self.state_written();
         self.stopped(out, "goto", None, Vec::new());
-        Ok(json!({}))
+        Ok(())
     }
 }
