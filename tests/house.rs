@@ -6,7 +6,13 @@ use std::path::{Path, PathBuf};
 
 const LIMIT: usize = 900;
 /// The workspace's source trees.
-const TREES: &[&str] = &["src", "session/src", "targets", "testsupport/src", "fuzz/fuzz_targets"];
+const TREES: &[&str] = &[
+    "src",
+    "session/src",
+    "targets",
+    "testsupport/src",
+    "fuzz/fuzz_targets",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -70,7 +76,10 @@ fn no_source_file_is_past_900_lines() {
     for tree in TREES {
         rust_files(&root.join(tree), &mut files);
     }
-    assert!(files.len() > 100, "the source trees were not found: {files:?}");
+    assert!(
+        files.len() > 100,
+        "the source trees were not found: {files:?}"
+    );
     let mut long: Vec<(usize, String)> = files
         .iter()
         .map(|f| {

@@ -7,12 +7,14 @@
 //! those strings. Memory as bytes (`readMemory`/`writeMemory`) is gdb's byte view: an LC-3 word
 //! at address A is the two bytes at 2·A (low byte first).
 //!
-//! Here: the program's state and the request dispatch ([`LaunchedProgram::request`]). Each
-//! concern has its own file in `program/`: `breakpoints.rs` (line, function, instruction and
-//! data breakpoints, conditions, hit counts, log points), `motion.rs` (the run loop's bursts:
-//! continue, steps, step out, reverse, goto and the stops they end in), `inspect.rs` (frames,
-//! scopes, variables, evaluate), `memory.rs` (memory bytes and disassembly). The requests'
-//! arguments are typed in `../protocol.rs`.
+//! Here: the program's state and [`LaunchedProgram::request`], which looks the command up in
+//! the table of `program/requests.rs` (every request on one screen: its command, whether it
+//! may come while the program runs, its handler). Each concern has its own file in `program/`:
+//! `breakpoints.rs` (line, function, instruction and data breakpoints, conditions, hit counts,
+//! log points), `motion.rs` (the run loop's bursts: continue, steps, step out, reverse, goto
+//! and the stops they end in), `inspect.rs` (threads, frames, scopes, variables, evaluate),
+//! `memory.rs` (memory bytes and disassembly). Requests' arguments and responses' bodies are
+//! typed in `../protocol.rs` and `../protocol/responses.rs`.
 
 use std::collections::VecDeque;
 use std::time::Instant;

@@ -1,23 +1,28 @@
 //! The Debug Adapter Protocol's messages that asmdbg reads and writes, typed: requests'
-//! arguments, events' bodies, and asmdbg's own custom request and event (`asmdbgKey`,
-//! `asmdbgFrame`, `asmdbgDisplay`).
+//! arguments and events' bodies here, responses' bodies and the outgoing envelope in
+//! [`responses`], the launch attributes in [`LaunchArguments`], and asmdbg's
+//! own custom request and events (`asmdbgKey`, `asmdbgFrame`, `asmdbgDisplay`).
 //!
 //! Written by hand from the specification's JSON schema (microsoft/debug-adapter-protocol,
-//! debugAdapterProtocol.json), one struct per definition, named as there, with only the fields
-//! asmdbg uses; on the wire in camelCase, optional fields as `Option`. The tests check every
-//! field name against the schema's (a list extracted from it), so a misspelt field fails a test
-//! instead of being a silent `None`.
+//! debugAdapterProtocol.json, kept in tests/schema/), one struct per definition, named as
+//! there, with only the fields asmdbg uses; on the wire in camelCase, optional fields as
+//! `Option`. Two checks keep them honest: the unit tests compare every field name with the
+//! schema's (a misspelt field fails a test instead of being a silent `None`), and every message
+//! the adapter sends in the test suite is validated against the schema itself
+//! (testsupport/src/dap_schema.rs).
 //!
-//! Requests' arguments are only read (written in tests, where absent fields are `null`); events'
-//! bodies leave absent fields out. Fields the schema requires but that asmdbg never needed (a step's `threadId`: there is one
-//! thread) stay optional, so that a client that leaves them out is answered as before.
+//! Requests' arguments are only read (written in tests, where absent fields are `null`); a
+//! field of the wrong type is an error response naming it ([`arguments`]). Fields the schema
+//! requires but that asmdbg never needed (a step's `threadId`: there is one thread) stay
+//! optional, so that a client that leaves them out is answered as before. Bodies the adapter
+//! writes leave absent fields out.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 mod launch;
-mod responses;
+pub mod responses;
 
 pub use launch::{LaunchArguments, Scalar, Scalars};
 pub use responses::*;

@@ -58,13 +58,13 @@ pub struct AsmOptions {
     pub strict: bool,
 }
 
-/// Assembles one source file, reporting every error.
 /// Whether `word` is an LC-3 instruction (trap aliases and lc3tools' extras included) or one of
 /// the five directives, in any case: what ISA detection counts as a statement.
 pub fn is_operation(word: &str) -> bool {
     mnemonics::lookup(word, false).is_some() || Directive::parse(word).is_some()
 }
 
+/// Assembles one source file, reporting every error.
 pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
     Assembler::new(file, opts.strict).run()
 }
