@@ -12,8 +12,9 @@
 //! may come while the program runs, its handler). Each concern has its own file in `program/`:
 //! `breakpoints.rs` (line, function, instruction and data breakpoints, conditions, hit counts,
 //! log points), `motion.rs` (the run loop's bursts: continue, steps, step out, reverse, goto
-//! and the stops they end in), `inspect.rs` (threads, frames, scopes, variables, evaluate),
-//! `memory.rs` (memory bytes and disassembly). Requests' arguments and responses' bodies are
+//! and the stops they end in), `inspect.rs` (threads, frames, scopes, variables), `memory.rs`
+//! (memory bytes and disassembly), `console.rs` (the debug console's `evaluate`, the display
+//! panel's keys). Requests' arguments and responses' bodies are
 //! typed in `../protocol.rs` and `../protocol/responses.rs`.
 
 use std::collections::VecDeque;
@@ -40,6 +41,7 @@ use crate::core::{Reversed, RunCore};
 use crate::discipline::Discipline;
 
 mod breakpoints;
+mod console;
 mod inspect;
 mod memory;
 mod motion;
@@ -394,40 +396,6 @@ impl<G: GdbMachine> DapProgram<G> {
     fn new_id(&mut self) -> i64 {
         self.next_id += 1;
         self.next_id
-    }
-
-    /// `asmdbgKey`: keys pressed in the display panel, for the machine's keyboard device (or
-    /// its console, for a machine without one), logged like typed input.
-    fn press_keys(&mut self, args: &Value) -> Result<AsmdbgKeyResponseBody, String> {
-        let keys = keys_of(args)?;
-        if self.held_keys.len() + keys.len() > MAX_HELD_KEYS {
-            return Err(format!(
-                "{} keys already wait for the program to come back to the end of its recorded run; continue it first",
-                self.held_keys.len()
-            ));
-        }
-        let count = keys.len();
-        self.held_keys.extend(keys);
-        // A single step that waited for input may run again.
-        self.core.step_waits = false;
-        self.release_keys();
-        Ok(AsmdbgKeyResponseBody { keys: count })
-    }
-
-    /// Gives the machine the keys pressed, unless it is in the past of its history (there the
-    /// replay brings the keys recorded; new ones come after them).
-    fn release_keys(&mut self) {
-        if self.held_keys.is_empty() || self.core.in_past() {
-            return;
-        }
-        let keys: Vec<u8> = self.held_keys.drain(..).collect();
-        if self.machine().has_keyboard_device() {
-            for key in keys {
-                self.core.target.machine.queue_key(key);
-            }
-        } else {
-            self.core.on_console_input(&keys);
-        }
     }
 
     fn restart(&mut self, out: &mut Outbox) {

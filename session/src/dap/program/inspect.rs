@@ -1,5 +1,5 @@
-//! What the IDE shows of a stopped program: frames, scopes, variables (registers and data
-//! labels) and the debug console's `evaluate`.
+//! What the IDE shows of a stopped program: threads, frames, scopes, variables (registers and
+//! data labels), the values as they are shown.
 
 use super::*;
 
@@ -228,49 +228,5 @@ impl<G: GdbMachine> DapProgram<G> {
         };
         out.invalidated(&["variables"]);
         Ok(SetVariableResponseBody { value: shown })
-    }
-
-    pub(super) fn evaluate(
-        &mut self,
-        args: EvaluateArguments,
-        out: &mut Outbox,
-    ) -> Result<EvaluateResponseBody, String> {
-        let text = args.expression.as_deref().unwrap_or("").trim().to_string();
-        let context = args.context.as_deref().unwrap_or("repl");
-        if context == "repl" {
-            if let Some(command) = text
-                .strip_prefix("monitor ")
-                .or_else(|| (text == "monitor").then_some("help"))
-            {
-                let reply = monitor_command(&mut self.core.target, command);
-                self.core.collect_output();
-                out.invalidated(&["all"]);
-                return Ok(EvaluateResponseBody::text(reply));
-            }
-            if let Some(typed) = text.strip_prefix('>') {
-                // What a person typing on the console sends: the keys to a machine that reads
-                // keys (LC-3: Enter would be the next key), the line and its Enter to a machine
-                // that reads lines (MARS, SimpleRISC).
-                let mut keys = typed.strip_prefix(' ').unwrap_or(typed).to_string();
-                if !self.machine().console_reads_keys() {
-                    keys.push('\n');
-                }
-                self.core.on_console_input(keys.as_bytes());
-                return Ok(EvaluateResponseBody::text(format!(
-                    "typed {keys:?} on the program's console"
-                )));
-            }
-        }
-        if let Some(label) = self.view.data_label(&text).cloned() {
-            let native = self.machine().gdb_to_native(label.addr).0;
-            return Ok(EvaluateResponseBody {
-                result: self.data_value(&label),
-                type_: Some(label.ty.name.to_string()),
-                variables_reference: 0,
-                memory_reference: Some(self.fmt_addr(native)),
-            });
-        }
-        let value = expr::evaluate(&text, &self.names())?;
-        Ok(EvaluateResponseBody::text(self.format_value(value)))
     }
 }

@@ -68,9 +68,8 @@ impl<G: GdbMachine> DapProgram<G> {
             "gotoTargets" =>               (Stopped, |p, r, _| reply(p.goto_targets(r.args()?)?)),
             "goto" =>                      (Stopped, |p, r, out| done(p.goto(r.args()?, out)?)),
             "restart" =>                   (Stopped, |p, _, out| done(p.restart(out))),
-            // Frames, variables and the console (program/inspect.rs).
+            // Frames and variables (program/inspect.rs).
             "threads" =>                   (Always, |p, _, _| reply(p.threads())),
-            "evaluate" =>                  (Always, |p, r, out| reply(p.evaluate(r.args()?, out)?)),
             "stackTrace" =>                (Stopped, |p, r, _| reply(p.stack_trace(r.args()?))),
             "scopes" =>                    (Stopped, |p, _, _| reply(p.scopes())),
             "variables" =>                 (Stopped, |p, r, _| reply(p.variables(r.args()?)?)),
@@ -80,7 +79,8 @@ impl<G: GdbMachine> DapProgram<G> {
             "readMemory" =>                (Stopped, |p, r, _| reply(p.read_memory(r.args()?)?)),
             "writeMemory" =>               (Stopped, |p, r, out| reply(p.write_memory(r.args()?, out)?)),
             "disassemble" =>               (Stopped, |p, r, _| reply(p.disassemble(r.args()?)?)),
-            // The display panel's keys (../display.rs).
+            // The debug console and the display panel's keys (program/console.rs).
+            "evaluate" =>                  (Always, |p, r, out| reply(p.evaluate(r.args()?, out)?)),
             KEY_REQUEST =>                 (Always, |p, r, _| reply(p.press_keys(r.args)?)),
             _ => return None,
         };
