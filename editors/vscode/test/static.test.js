@@ -23,6 +23,7 @@ const LAUNCH_ATTRIBUTES = [
   'project', 'startAtMain', 'delaySlots', 'seed', 'virtualTime', 'args',
   'noMul', 'memSize', 'poke', 'pokeFile', 'input', 'stopOnEntry', 'console',
   'historyMb', 'noHistory', 'asmdbgPath', 'display', 'bitmap', 'mmio', 'keys',
+  'dialogs', 'interpret', 'cwd',
 ];
 
 // What VS Code itself puts in every configuration.
@@ -136,14 +137,15 @@ test('the launch schema has exactly the adapter attributes', () => {
     assert.equal(p[name].type, 'integer', name);
   }
   for (const name of ['strict', 'ignorePrivilege', 'project', 'startAtMain', 'delaySlots',
-    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory', 'display', 'mmio']) {
+    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory', 'display', 'mmio', 'interpret']) {
     assert.equal(p[name].type, 'boolean', name);
   }
   for (const name of ['args', 'poke', 'pokeFile']) {
     assert.equal(p[name].type, 'array', name);
     assert.equal(p[name].items.type, 'string', name);
   }
-  for (const name of ['entry', 'input', 'asmdbgPath', 'bitmap', 'keys']) {
+  assert.deepEqual(p.dialogs.enum, ['console', 'stderr']);
+  for (const name of ['entry', 'input', 'asmdbgPath', 'bitmap', 'keys', 'dialogs', 'cwd']) {
     assert.equal(p[name].type, 'string', name);
   }
   for (const [name, schema] of Object.entries(p)) {
