@@ -263,92 +263,103 @@ impl DapServer {
         self.flush_outbox(outbox);
     }
 
+    /// The server's own requests, then the launched program's (program/requests.rs).
     fn request(&mut self, command: &str, args: &Value, out: &mut Outbox) -> Result<Value, String> {
         match command {
-            "initialize" => {
-                let args: InitializeRequestArguments = arguments(command, args)?;
-                self.client_runs_terminals = args.supports_run_in_terminal_request == Some(true);
-                Ok(body(&capabilities()))
-            }
-            "launch" => {
-                if self.program.is_some() {
-                    return Err("a program is already launched".to_string());
-                }
-                // Without a `console` attribute the game gets a terminal when the client can
-                // open one (as the extension's schema defaults), else the debug console.
-                let mut args: LaunchArguments = arguments(command, args)?;
-                if args.console.is_none() {
-                    let console = if self.client_runs_terminals {
-                        "integratedTerminal"
-                    } else {
-                        "internalConsole"
-                    };
-                    args.console = Some(console.to_string());
-                }
-                let launched = (self.launcher)(&args)?;
-                self.stop_on_entry = args.stop_on_entry.unwrap_or(true);
-                self.console_events = launched.terminal.is_none();
-                if let Some((command, place)) = &launched.terminal {
-                    if self.client_runs_terminals {
-                        let arguments = RunInTerminalRequestArguments {
-                            kind: "integrated".to_string(),
-                            title: "asmdbg console".to_string(),
-                            cwd: String::new(),
-                            args: command.clone(),
-                        };
-                        self.send(Outgoing::Request {
-                            seq: 0,
-                            command: "runInTerminal".to_string(),
-                            arguments: body(&arguments),
-                        });
-                    } else {
-                        out.output(
-                            "important",
-                            &format!(
-                                "the program's console is {place}: run `{}` in a terminal\n",
-                                command.join(" ")
-                            ),
-                        );
-                    }
-                }
-                if !launched.warnings.is_empty() {
-                    out.output("stderr", &launched.warnings);
-                }
-                self.program = Some(launched.program);
-                Ok(body(&Acknowledged {}))
-            }
+            "initialize" => self.initialize(arguments(command, args)?),
+            "launch" => self.launch(arguments(command, args)?, out),
             "attach" => Err("asmdbg launches programs; use a launch configuration".to_string()),
-            "disconnect" | "terminate" => {
-                self.ended = true;
-                if command == "terminate" {
-                    out.event("terminated", json!({}));
-                }
-                Ok(body(&Acknowledged {}))
-            }
-            FRAME_REQUEST => {
-                let frame = self.program.as_ref().and_then(|p| p.frame());
-                let frame =
-                    frame.ok_or("the program has no display (LC-3: `display`; MIPS: `bitmap`)")?;
-                let body = display::frame_body(&frame);
-                self.display.update(Some(frame), true);
-                Ok(body)
-            }
-            "configurationDone" => {
-                let stop = self.stop_on_entry;
-                match &mut self.program {
-                    Some(p) => {
-                        p.start(stop, out);
-                        Ok(body(&Acknowledged {}))
-                    }
-                    None => Err("configurationDone before launch".to_string()),
-                }
-            }
+            "configurationDone" => self.configuration_done(out),
+            "disconnect" | "terminate" => self.end(command == "terminate", out),
+            FRAME_REQUEST => self.frame(),
             _ => match &mut self.program {
                 Some(p) => p.request(command, args, out),
                 None if command == "threads" => Ok(body(&ThreadsResponseBody::default())),
                 None => Err(format!("{command} before launch: launch a program first")),
             },
         }
+    }
+
+    fn initialize(&mut self, args: InitializeRequestArguments) -> Result<Value, String> {
+        self.client_runs_terminals = args.supports_run_in_terminal_request == Some(true);
+        Ok(body(&capabilities()))
+    }
+
+    /// `launch`: the launcher builds the program; its console is the debug console or a
+    /// terminal the client is asked to open.
+    fn launch(&mut self, mut args: LaunchArguments, out: &mut Outbox) -> Result<Value, String> {
+        if self.program.is_some() {
+            return Err("a program is already launched".to_string());
+        }
+        // Without a `console` attribute the game gets a terminal when the client can open one
+        // (as the extension's schema defaults), else the debug console.
+        if args.console.is_none() {
+            let console = if self.client_runs_terminals {
+                "integratedTerminal"
+            } else {
+                "internalConsole"
+            };
+            args.console = Some(console.to_string());
+        }
+        let launched = (self.launcher)(&args)?;
+        self.stop_on_entry = args.stop_on_entry.unwrap_or(true);
+        self.console_events = launched.terminal.is_none();
+        if let Some((command, place)) = &launched.terminal {
+            if self.client_runs_terminals {
+                let arguments = RunInTerminalRequestArguments {
+                    kind: "integrated".to_string(),
+                    title: "asmdbg console".to_string(),
+                    cwd: String::new(),
+                    args: command.clone(),
+                };
+                self.send(Outgoing::Request {
+                    seq: 0,
+                    command: "runInTerminal".to_string(),
+                    arguments: body(&arguments),
+                });
+            } else {
+                out.output(
+                    "important",
+                    &format!(
+                        "the program's console is {place}: run `{}` in a terminal\n",
+                        command.join(" ")
+                    ),
+                );
+            }
+        }
+        if !launched.warnings.is_empty() {
+            out.output("stderr", &launched.warnings);
+        }
+        self.program = Some(launched.program);
+        Ok(body(&Acknowledged {}))
+    }
+
+    fn configuration_done(&mut self, out: &mut Outbox) -> Result<Value, String> {
+        let stop = self.stop_on_entry;
+        let program = self
+            .program
+            .as_mut()
+            .ok_or("configurationDone before launch")?;
+        program.start(stop, out);
+        Ok(body(&Acknowledged {}))
+    }
+
+    /// `disconnect`, or `terminate` (which the client hears as `terminated`).
+    fn end(&mut self, terminate: bool, out: &mut Outbox) -> Result<Value, String> {
+        self.ended = true;
+        if terminate {
+            out.event("terminated", json!({}));
+        }
+        Ok(body(&Acknowledged {}))
+    }
+
+    /// `asmdbgFrame`: the display's frame now, whether or not the client has seen it.
+    fn frame(&mut self) -> Result<Value, String> {
+        let frame = self.program.as_ref().and_then(|p| p.frame());
+        let frame = frame.ok_or("the program has no display (LC-3: `display`; MIPS: `bitmap`)")?;
+        let body = display::frame_body(&frame);
+        self.display.update(Some(frame), true);
+        Ok(body)
     }
 
     /// What to do next.
