@@ -223,3 +223,71 @@ fn the_devices_work_at_a_stop_is_the_same_however_the_stop_was_reached() {
     regression(Isa::MipsDevices, Proto::Rsp, &cmds);
     regression(Isa::MipsDevices, Proto::Dap, &cmds);
 }
+
+// A breakpoint at the instruction where a key's interrupt was due was passed: the run took the
+// pending interrupt before it checked the breakpoint at the PC, while a forward run stepped to
+// that count shows the PC on the breakpoint (the interrupt is taken by the next step). Continue
+// and reverse-continue alike (a reverse search replays with the breakpoints in); the keys of
+// the schedule come at 40, 300 and 700.
+#[test]
+fn a_breakpoint_where_an_interrupt_is_due_stops_the_run_before_the_interrupt() {
+    use Cmd::*;
+    let cases: [(Proto, &[Cmd]); 5] = [
+        (
+            Proto::Dap,
+            &[Continue, StepOut, Break(195), Goto(103), Continue],
+        ),
+        (
+            Proto::Dap,
+            &[
+                Watch(140),
+                Continue,
+                ReverseStep,
+                Break(139),
+                ReverseContinue,
+            ],
+        ),
+        (
+            Proto::Rsp,
+            &[
+                Continue,
+                ReverseStep,
+                Break(141),
+                Goto(105),
+                ReverseContinue,
+            ],
+        ),
+        (
+            Proto::Rsp,
+            &[Watch(54), Continue, Break(247), ReverseContinue],
+        ),
+        (
+            Proto::Dap,
+            &[
+                Continue,
+                StepOut,
+                StepOut,
+                Break(112),
+                StepOut,
+                Watch(234),
+                Watch(66),
+                ReverseContinue,
+                ReverseLine,
+                Continue,
+            ],
+        ),
+    ];
+    for (proto, cmds) in cases {
+        regression(Isa::MipsDevices, proto, cmds);
+    }
+    // Live: from one breakpoint hit in main's waiting loop to the next (every 4 counts), up to
+    // the key at 40 (over RSP gdb steps off the breakpoint first).
+    let mut dap = vec![Break(4)];
+    dap.extend([Continue; 11]);
+    regression(Isa::MipsDevices, Proto::Dap, &dap);
+    let mut rsp = vec![Break(4)];
+    for _ in 0..11 {
+        rsp.extend([StepInstruction, Continue]);
+    }
+    regression(Isa::MipsDevices, Proto::Rsp, &rsp);
+}

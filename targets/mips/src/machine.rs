@@ -238,6 +238,19 @@ impl MipsMachine {
         loop {
             let mut slice = budget - executed;
             if self.cpu.mmio.connected {
+                // A run checks the breakpoint at the PC before the instruction there, and an
+                // interrupt is taken at that instruction: the breakpoint comes first (as in
+                // MARS, whose breakpoint stops the run where the PC arrived, before the next
+                // instruction's interrupt is handled). The interrupt stays pending.
+                if slice > 0
+                    && self.cpu.mmio.pending_interrupt.is_some()
+                    && self.cpu.breakpoints.contains(self.cpu.pc as u64)
+                {
+                    return RunOutcome {
+                        executed,
+                        stop: Some(StopEvent::Breakpoint),
+                    };
+                }
                 let (counted, stop) = self.device_work(slice > 0);
                 executed += counted as u64;
                 if stop.is_some() || executed >= budget {

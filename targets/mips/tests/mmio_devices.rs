@@ -234,6 +234,50 @@ fn a_key_with_interrupts_enabled_interrupts_before_the_next_instruction() {
     );
 }
 
+/// A breakpoint at the instruction an interrupt is due at stops a run there, before the
+/// interrupt (the PC a step to that count shows, as in MARS, whose breakpoint stops the run
+/// where the PC arrived); the next step takes the interrupt.
+#[test]
+fn a_breakpoint_where_an_interrupt_is_due_stops_the_run_first() {
+    let src = format!(
+        "
+        .text
+        lui $s0, 0xffff
+        li $t0, 2
+        sw $t0, 0($s0)       # receiver interrupt enable
+        nop
+        nop
+        addi $s1, $s1, 1
+        li $v0, 10
+        syscall
+        {HANDLER}"
+    );
+    // The key comes once four instructions ran: the interrupt is due at the second nop.
+    let mut stepped = machine(&src, &[(4, b'q')]);
+    for _ in 0..4 {
+        assert_eq!(stepped.step(), None);
+    }
+    assert_eq!(stepped.pc(), 0x0040_0010, "a step to count 4 is at the nop");
+    let mut m = machine(&src, &[(4, b'q')]);
+    m.breakpoints().insert(0x0040_0010);
+    assert_eq!(m.run(1_000).stop, Some(StopEvent::Breakpoint));
+    assert_eq!(m.instructions_executed(), 4);
+    assert_eq!(m.pc(), 0x0040_0010);
+    assert_eq!(
+        m.snapshot(),
+        stepped.snapshot(),
+        "the same state as the steps made"
+    );
+    // Stepped off the breakpoint: the interrupt, as the instruction it comes before.
+    assert_eq!(m.step(), None);
+    assert_eq!(m.pc(), 0x8000_0180);
+    assert_eq!(m.instructions_executed(), 5);
+    m.breakpoints().clear();
+    assert!(matches!(run_all(&mut m), Some(StopEvent::Exited(0))));
+    assert_eq!(reg(&m, "s7"), b'q' as u32);
+    assert_eq!(reg(&m, "s1"), 1);
+}
+
 #[test]
 fn the_display_interrupts_when_its_ready_bit_comes_back() {
     let src = format!(
