@@ -291,3 +291,38 @@ fn a_breakpoint_where_an_interrupt_is_due_stops_the_run_before_the_interrupt() {
     }
     regression(Isa::MipsDevices, Proto::Rsp, &rsp);
 }
+
+// Over RSP a reverse step from a fault stop (the faulting syscall tried once: MIPS's Status
+// and Cause show the exception) reported the watched access it would go back over, in place.
+// The session had gone back and come again to that count, as history has it, without the
+// attempt (what a forward run stepped there shows); the model kept the attempt, as for a
+// reverse motion that cannot move. The model was wrong.
+#[test]
+fn a_watch_reported_in_place_by_a_reverse_step_shows_the_recorded_state() {
+    use Cmd::*;
+    regression(
+        Isa::Mips,
+        Proto::Rsp,
+        &[
+            Watch(0),
+            StepOut,
+            Continue,
+            ReverseContinue,
+            Jump(9),
+            Continue,
+            ReverseStep,
+        ],
+    );
+    regression(
+        Isa::Mips,
+        Proto::Rsp,
+        &[
+            Watch(0),
+            StepOut,
+            StepInstruction,
+            Jump(71),
+            Continue,
+            ReverseStep,
+        ],
+    );
+}

@@ -262,8 +262,12 @@ impl<G: GdbMachine> Case<G> {
             true if at == from && self.attempted > 0 => self.attempted + 1,
             true => 1,
             // A stop that did not move ran nothing (a breakpoint checked first, a reverse
-            // motion at the start).
-            false if at == from => self.attempted,
+            // motion at the start). A reverse motion that stopped where it started for a hit
+            // (RSP: the watched access a reverse step would go back over, reported in place;
+            // a reverse-continue's hit just after an access) went into the past and back: the
+            // machine is as history has it at that count, which a forward run stepped there
+            // has, without the attempts (as the pending access above).
+            false if at == from && (forward || reason == Some(Reason::Begin)) => self.attempted,
             false => 0,
         };
         if self.at_fault && self.proto == Proto::Rsp {
