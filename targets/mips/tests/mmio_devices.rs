@@ -200,22 +200,26 @@ const HANDLER: &str = "
         eret
 ";
 
-#[test]
-fn a_key_with_interrupts_enabled_interrupts_before_the_next_instruction() {
-    let src = format!(
+/// A program that enables the receiver's interrupt, runs `nops` nops, counts one in $s1 and
+/// exits; with [`HANDLER`].
+fn receiver_interrupts_then(nops: usize) -> String {
+    format!(
         "
         .text
         lui $s0, 0xffff
         li $t0, 2
         sw $t0, 0($s0)       # receiver interrupt enable
-        nop
-        nop
-        nop
-        addi $s1, $s1, 1
+{}        addi $s1, $s1, 1
         li $v0, 10
         syscall
-        {HANDLER}"
-    );
+        {HANDLER}",
+        "        nop\n".repeat(nops)
+    )
+}
+
+#[test]
+fn a_key_with_interrupts_enabled_interrupts_before_the_next_instruction() {
+    let src = receiver_interrupts_then(3);
     // The key comes once four instructions ran (lui, li, sw, nop).
     let mut m = machine(&src, &[(4, b'q')]);
     assert!(matches!(run_all(&mut m), Some(StopEvent::Exited(0))));
@@ -239,19 +243,7 @@ fn a_key_with_interrupts_enabled_interrupts_before_the_next_instruction() {
 /// where the PC arrived); the next step takes the interrupt.
 #[test]
 fn a_breakpoint_where_an_interrupt_is_due_stops_the_run_first() {
-    let src = format!(
-        "
-        .text
-        lui $s0, 0xffff
-        li $t0, 2
-        sw $t0, 0($s0)       # receiver interrupt enable
-        nop
-        nop
-        addi $s1, $s1, 1
-        li $v0, 10
-        syscall
-        {HANDLER}"
-    );
+    let src = receiver_interrupts_then(2);
     // The key comes once four instructions ran: the interrupt is due at the second nop.
     let mut stepped = machine(&src, &[(4, b'q')]);
     for _ in 0..4 {
