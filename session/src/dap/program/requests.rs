@@ -87,3 +87,82 @@ impl<G: GdbMachine> DapProgram<G> {
         Some(route)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Lc3 = DapProgram<asmdbg_lc3::Lc3Machine>;
+
+    /// Every request the capabilities announce has its line in the table, and the requests
+    /// that read the stopped machine's state wait for it to stop.
+    #[test]
+    fn the_announced_requests_are_routed() {
+        let caps = body(&crate::dap::capabilities());
+        let announced: &[(&str, &[&str])] = &[
+            ("supportsFunctionBreakpoints", &["setFunctionBreakpoints"]),
+            (
+                "supportsInstructionBreakpoints",
+                &["setInstructionBreakpoints"],
+            ),
+            (
+                "supportsDataBreakpoints",
+                &["dataBreakpointInfo", "setDataBreakpoints"],
+            ),
+            ("supportsSetVariable", &["setVariable"]),
+            ("supportsStepBack", &["stepBack", "reverseContinue"]),
+            ("supportsRestartRequest", &["restart"]),
+            ("supportsGotoTargetsRequest", &["gotoTargets", "goto"]),
+            ("supportsExceptionInfoRequest", &["exceptionInfo"]),
+            ("supportsReadMemoryRequest", &["readMemory"]),
+            ("supportsWriteMemoryRequest", &["writeMemory"]),
+            ("supportsDisassembleRequest", &["disassemble"]),
+        ];
+        for (capability, commands) in announced {
+            assert_eq!(caps[capability], true, "{capability}");
+            for command in *commands {
+                assert!(Lc3::route(command).is_some(), "{command} is not routed");
+            }
+        }
+        for command in [
+            "setBreakpoints",
+            "continue",
+            "next",
+            "stepIn",
+            "stepOut",
+            "pause",
+        ] {
+            assert!(Lc3::route(command).is_some(), "{command} is not routed");
+        }
+        let stopped = [
+            "stackTrace",
+            "scopes",
+            "variables",
+            "readMemory",
+            "disassemble",
+            "goto",
+        ];
+        for command in stopped {
+            assert_eq!(
+                Lc3::route(command).map(|r| r.0),
+                Some(When::Stopped),
+                "{command}"
+            );
+        }
+        // What a running program must still hear.
+        for command in [
+            "pause",
+            "evaluate",
+            "setBreakpoints",
+            "threads",
+            KEY_REQUEST,
+        ] {
+            assert_eq!(
+                Lc3::route(command).map(|r| r.0),
+                Some(When::Always),
+                "{command}"
+            );
+        }
+        assert!(Lc3::route("frobnicate").is_none());
+    }
+}
