@@ -132,20 +132,11 @@ pub fn differential(data: &[u8]) {
 #[path = "../../testsupport/tests/differential/mod.rs"]
 mod differential_check;
 
-/// Splits the fuzz input into header bytes and an image.
-struct Bytes<'a>(&'a [u8]);
+// The fuzz input a byte at a time: the differential test's reader (zeros once it is used
+// up), read here also as header words before an image.
+use differential_check::Bytes;
 
 impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((&b, rest)) => {
-                self.0 = rest;
-                b
-            }
-            None => 0,
-        }
-    }
-
     fn u16(&mut self) -> u16 {
         u16::from_le_bytes([self.byte(), self.byte()])
     }

@@ -40,11 +40,12 @@ impl Isa {
     }
 }
 
-/// The fuzz input, a byte at a time (zeros once it is used up).
-struct Bytes<'a>(&'a [u8]);
+/// The fuzz input, a byte at a time (zeros once it is used up). The fuzz crate, which includes
+/// this module, reads its other targets' inputs with it too.
+pub(crate) struct Bytes<'a>(pub(crate) &'a [u8]);
 
 impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
+    pub(crate) fn byte(&mut self) -> u8 {
         match self.0.split_first() {
             Some((&b, rest)) => {
                 self.0 = rest;
