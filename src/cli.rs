@@ -60,6 +60,10 @@ pub struct TestArgs {
     /// Submissions graded at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
+    /// Run every case from the program's start, even where cases could share the run up to
+    /// the first input (the results are the same either way: this is for checking that).
+    #[arg(long, hide = true)]
+    pub no_shared_prefix: bool,
 }
 
 #[derive(Debug, Args)]
@@ -188,7 +192,8 @@ pub struct MachineArgs {
     pub keys: Option<PathBuf>,
     /// MIPS file syscalls (MARS 13-16) may only open files in DIR: absolute names, `..` and
     /// links that lead out fail as a missing file does (a sandbox for programs you did not
-    /// write).
+    /// write). Assembly is confined too: `.include` reads only files in the folder of the
+    /// program's first file.
     #[arg(long = "files", value_name = "DIR")]
     pub files_dir: Option<PathBuf>,
     /// Write words before the program starts: ADDR=V1,V2,... (ADDR a number or a label).
@@ -225,6 +230,10 @@ impl MachineArgs {
             video: self.display,
             keys: Vec::new(),
             files_dir: self.files_dir.clone(),
+            files_quota: None,
+            // With --files, load::machine_options confines includes to the program's folder.
+            sources: asmdbg_core::SourceAccess::open(),
+            assembly_deadline: None,
             work_dir: None,
         }
     }

@@ -137,8 +137,12 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
         let debug: DebugArgs = debug;
         let paths = crate::program_paths(&debug.machine.files, debug.machine.project)
             .map_err(|e| e.to_string())?;
-        let program =
-            crate::load::read_program(&paths, debug.machine.isa).map_err(|e| e.to_string())?;
+        let program = crate::load::read_program(
+            &paths,
+            debug.machine.isa,
+            &asmdbg_core::SourceAccess::open(),
+        )
+        .map_err(|e| e.to_string())?;
         let mut opts =
             crate::load::machine_options(&debug.machine, &program).map_err(|e| e.to_string())?;
         opts.work_dir = Some(cwd.clone());

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use asmdbg_core::{isa, Isa, LoadError, Machine, MachineOptions, ProgramSource};
+use asmdbg_core::{isa, Isa, LoadError, Machine, MachineOptions, ProgramSource, SourceAccess};
 
 /// Why the command line could not produce a machine (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +32,8 @@ pub enum SetupError {
     Load(#[from] LoadError),
     #[error(transparent)]
     Poke(#[from] crate::pokes::PokeError),
+    #[error(transparent)]
+    Source(#[from] asmdbg_core::SourceError),
 }
 
 /// The files of a program as read, with their ISA decided.
@@ -40,17 +42,41 @@ pub struct ProgramFiles {
     pub isa: Isa,
 }
 
-/// Reads one file, refusing ELF files.
-fn read_file(path: &Path) -> Result<ProgramSource, SetupError> {
+/// Reads one file as `access` allows, refusing ELF files, UTF-16 and binary files (an LC-3
+/// object file must be named `.obj`); a UTF-8 byte order mark is dropped.
+fn read_file(
+    path: &Path,
+    isa: Option<Isa>,
+    access: &SourceAccess,
+    used: &mut u64,
+) -> Result<ProgramSource, SetupError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
-        path: name.clone(),
-        source,
-    })?;
+    let bytes = access.read(path, used)?;
     if bytes.starts_with(b"\x7fELF") {
         return Err(SetupError::Elf { path: name });
     }
-    Ok(ProgramSource { path: name, bytes })
+    let named_object = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"));
+    if named_object && crate::backends::object_file_isa(&bytes).is_some() {
+        return Ok(ProgramSource { path: name, bytes });
+    }
+    let text = match asmdbg_core::check_text(&name, &bytes) {
+        Ok(text) => text.to_vec(),
+        Err(e)
+            if crate::backends::object_file_isa(&bytes)
+                .is_some_and(|object| isa.map_or(true, |isa| isa == object)) =>
+        {
+            return Err(e
+                .with_hint("; an LC-3 object file must be named .obj")
+                .into())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(ProgramSource {
+        path: name,
+        bytes: text,
+    })
 }
 
 /// The ISA one file is written for, if it tells.
@@ -70,10 +96,15 @@ fn file_isa(file: &ProgramSource) -> Result<Isa, SetupError> {
 /// tells (an object file only one ISA reads, or the marks of its assembly dialect) decides for
 /// all, since a file of macros or data alone may not tell; if none tells, the first file's
 /// error is reported.
-pub fn read_program(paths: &[PathBuf], isa: Option<Isa>) -> Result<ProgramFiles, SetupError> {
+pub fn read_program(
+    paths: &[PathBuf],
+    isa: Option<Isa>,
+    access: &SourceAccess,
+) -> Result<ProgramFiles, SetupError> {
+    let mut used = 0;
     let files = paths
         .iter()
-        .map(|p| read_file(p))
+        .map(|p| read_file(p, isa, access, &mut used))
         .collect::<Result<Vec<_>, _>>()?;
     let isa = match isa {
         Some(isa) => isa,
@@ -137,6 +168,9 @@ pub fn machine_options(
     program: &ProgramFiles,
 ) -> Result<MachineOptions, SetupError> {
     let mut opts = args.options();
+    if args.files_dir.is_some() {
+        opts.sources = includes_confined_to(program)?;
+    }
     if let Some(path) = &args.keys {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| SetupError::Read {
@@ -168,6 +202,19 @@ pub fn machine_options(
         }
     }
     Ok(opts)
+}
+
+/// `--files`: the program's includes may come only from the folder of its first file.
+fn includes_confined_to(program: &ProgramFiles) -> Result<SourceAccess, SetupError> {
+    let first = program.files.first().ok_or(SetupError::NoFiles)?;
+    let folder = Path::new(&first.path)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    SourceAccess::confined(folder).map_err(|source| SetupError::Read {
+        path: folder.display().to_string(),
+        source,
+    })
 }
 
 /// A MARS memory range argument: `0x10008000-0x1000bffc` (each end hexadecimal or decimal).

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use asmdbg_core::SourceAccess;
 use clap::Parser;
 
 use cli::{AsmArgs, Cli, Command, ConsoleKind, DebugArgs, RunArgs};
@@ -84,7 +85,11 @@ pub(crate) fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<Path
 }
 
 fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
-    let program = load::read_program(&program_paths(&args.files, args.project)?, args.isa)?;
+    let program = load::read_program(
+        &program_paths(&args.files, args.project)?,
+        args.isa,
+        &SourceAccess::open(),
+    )?;
     let opts = asmdbg_core::MachineOptions {
         strict: args.strict,
         delay_slots: args.delay_slots,
@@ -100,7 +105,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let (files, ranges) = load::dump_ranges(&args.machine.files)?;
     let paths = program_paths(&files, args.machine.project)?;
-    let program = load::read_program(&paths, args.machine.isa)?;
+    let program = load::read_program(&paths, args.machine.isa, &SourceAccess::open())?;
     let opts = load::machine_options(&args.machine, &program)?;
     let read = started.elapsed();
     let (mut machine, elf) = if args.stats {
@@ -227,7 +232,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let paths = program_paths(&args.machine.files, args.machine.project)?;
-    let program = load::read_program(&paths, args.machine.isa)?;
+    let program = load::read_program(&paths, args.machine.isa, &SourceAccess::open())?;
     let opts = load::machine_options(&args.machine, &program)?;
     backends::of(program.isa).debug(args, &program, &opts)
 }

@@ -115,7 +115,7 @@ exit = "waits-for-input"
     assert_eq!(got[0].0, "output");
     assert_eq!(
         got[0].1,
-        ["a write at x3013 lands outside SUM (2 such writes)"],
+        ["a write at x3013 (TURN) lands outside SUM (2 such writes)"],
         "{table}"
     );
     assert!(
@@ -239,7 +239,11 @@ memory = { SUM = 2 }
         "{}",
         reason(2)
     );
-    assert!(reason(3).contains("erin/adder.asm"), "{}", reason(3));
+    assert_eq!(
+        reason(3),
+        "the submission has no adder.asm; it holds notes.txt",
+        "a folder without the program is a submission that gets its reason"
+    );
     assert_eq!(results[0]["cases"][1]["hidden"], true);
 }
 
@@ -390,11 +394,16 @@ fn junit_follows_its_schema_and_gradescope_has_its_fields() {
     ]);
     let out = asmdbg_in(
         two.path(),
-        &["test", "spec.toml", "c", "--gradescope", "g.json"],
+        &["test", "spec.toml", "c/x", "c/y", "--gradescope", "g.json"],
     );
+    assert_eq!(out.status.code(), Some(2), "a usage error");
     assert!(
-        text(&out.stderr).contains("--gradescope writes one submission's results; 2 were graded")
+        text(&out.stderr)
+            .contains("--gradescope writes one submission's results; 2 submissions are named"),
+        "{}",
+        text(&out.stderr)
     );
+    assert!(out.stdout.is_empty(), "refused before grading");
 }
 
 #[test]
@@ -545,7 +554,7 @@ writes = [1280, 305397760]
     let got = failures(&json(&dir.path().join("r.json"))[0]);
     assert_eq!(
         got[0].1,
-        ["a write at 0x10010000 lands outside board..board+8 (1 such write)"]
+        ["a write at 0x10010000 (before) lands outside board..board+8 (1 such write)"]
     );
 }
 

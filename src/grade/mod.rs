@@ -1,11 +1,24 @@
 //! `asmdbg test SPEC.toml [SUBMISSION...]`: a course's tests (spec.rs) run over every
-//! submission, in-process and in parallel over the cores, each case sandboxed (its own empty
-//! folder for MIPS files, virtual time, a step limit, a wall-time limit, bounded output), then
-//! scored (report.rs).
+//! submission (submissions.rs finds them and their files), in-process and in parallel over the
+//! cores, each case sandboxed, run (runner.rs) and checked (checks.rs), then scored
+//! (report.rs).
+//!
+//! The sandbox: a submission's assembly reads only regular files inside the submission, each up
+//! to 1 MiB and 16 MiB in all (an `.include` of the reference solution, of `/dev/zero` or of a
+//! link out fails as a missing file does); each case runs in its own folder for MIPS files
+//! (holding at most 16 MiB), with virtual time, seeded random numbers, a step limit, a
+//! wall-time limit that assembly counts against, and at most 1 MiB of output.
+//!
+//! Cases that differ only in their input share the run up to the program's first look at its
+//! input: it is run once with the input held back, saved with the folder's files and what it
+//! printed, and each case goes on from there. The result is the same as running each case
+//! from the start (`--no-shared-prefix` does that, and tests/grade_adversarial.rs checks it).
 
+pub mod checks;
 pub mod report;
 pub mod runner;
 pub mod spec;
+pub mod submissions;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,70 +27,42 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use asmdbg_core::{Flag, Isa, MachineOptions};
+use asmdbg_core::{Flag, Isa, MachineOptions, SourceAccess};
 
 use crate::backends::Rewind;
 use crate::cli::TestArgs;
+use crate::load::SetupError;
+use checks::Expected;
 use report::{CaseResult, SubmissionResult};
-use runner::{Limits, Outcome};
+use runner::{Limits, Outcome, OUTPUT_LIMIT};
 use spec::{Case, Spec};
+pub use submissions::Submission;
 
 const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 const DEFAULT_TIME_LIMIT: f64 = 10.0;
+/// Bytes the files in a case's folder may hold together.
+const FILES_LIMIT: u64 = 16 << 20;
 
-/// A submission: a name and the folder that holds the program's files.
-#[derive(Debug, Clone)]
-pub struct Submission {
-    pub name: String,
-    pub dir: PathBuf,
+/// How the cases are run.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Submissions graded at once.
+    pub jobs: usize,
+    /// Cases that differ only in their input share the run up to the first input.
+    pub share_prefix: bool,
 }
 
-/// The submissions the command line names: with none, the spec's own folder; a folder that
-/// holds the program's first file is one submission; any other folder is a folder of
-/// submissions, one a subfolder (name order).
-pub fn submissions(spec: &Spec, named: &[PathBuf]) -> Result<Vec<Submission>, String> {
-    let first = &spec.program.files[0];
-    let one = |dir: &Path| Submission {
-        name: dir.file_name().map_or_else(
-            || dir.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-        dir: dir.to_path_buf(),
-    };
-    if named.is_empty() {
-        let dir = std::path::absolute(&spec.dir).unwrap_or_else(|_| spec.dir.clone());
-        return Ok(vec![one(&dir)]);
-    }
-    let mut found = Vec::new();
-    for path in named {
-        if !path.is_dir() {
-            return Err(format!("{}: not a folder of submissions", path.display()));
-        }
-        if path.join(first).exists() {
-            found.push(one(path));
-            continue;
-        }
-        let mut subs: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        subs.sort();
-        if subs.is_empty() {
-            return Err(format!(
-                "{}: holds neither {first} nor folders of submissions",
-                path.display()
-            ));
-        }
-        found.extend(subs.iter().map(|p| one(p)));
-    }
-    Ok(found)
-}
-
-/// The machine options of the spec for one case: the spec's flags, the case's keys,
-/// virtual time, and MIPS files confined to `files_dir`.
-fn options(spec: &Spec, case: &Case, isa: Isa, files_dir: &Path) -> Result<MachineOptions, String> {
+/// The machine options of the spec for one case: the spec's flags, the case's keys, virtual
+/// time, MIPS files confined to `files_dir`, includes to the submission (`sources`), and
+/// assembly given up at `deadline`.
+fn options(
+    spec: &Spec,
+    case: &Case,
+    isa: Isa,
+    files_dir: &Path,
+    sources: &SourceAccess,
+    deadline: Instant,
+) -> Result<MachineOptions, String> {
     let p = &spec.program;
     let mut keys = Vec::new();
     if let Some(file) = &case.keys_file {
@@ -114,7 +99,10 @@ fn options(spec: &Spec, case: &Case, isa: Isa, files_dir: &Path) -> Result<Machi
         mmio: p.mmio,
         video: p.display,
         program_args: p.args.clone(),
+        dialogs_to_stderr: p.dialogs == Some(spec::Dialogs::Stderr),
         keys,
+        sources: sources.clone(),
+        assembly_deadline: Some(deadline),
         ..MachineOptions::default()
     };
     if isa.accepts(Flag::VirtualTime) {
@@ -123,6 +111,7 @@ fn options(spec: &Spec, case: &Case, isa: Isa, files_dir: &Path) -> Result<Machi
         opts.virtual_time = true;
         opts.seed = opts.seed.or(Some(0));
         opts.files_dir = Some(files_dir.to_path_buf());
+        opts.files_quota = Some(FILES_LIMIT);
     }
     Ok(opts)
 }
@@ -153,53 +142,84 @@ fn limits(spec: &Spec, case: &Case) -> Limits {
     }
 }
 
-/// What a case's checks compare against, read once: the expected output and frame.
-struct Expected {
-    output: Option<String>,
-    normalized: Option<String>,
-    frame: Option<(u32, u32, Vec<u32>)>,
+/// Reads a file the spec names.
+fn spec_file(spec: &Spec, name: &str) -> Result<Vec<u8>, String> {
+    let path = spec.file(name);
+    std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn expected(spec: &Spec, case: &Case) -> Result<Expected, String> {
-    let output = match (&case.expect.output, &case.expect.output_file) {
-        (Some(text), _) => Some(text.clone()),
-        (None, Some(file)) => {
-            let path = spec.file(file);
-            Some(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+    let text = |inline: &Option<String>, file: &Option<String>| -> Result<Option<String>, String> {
+        match (inline, file) {
+            (Some(text), _) => Ok(Some(text.clone())),
+            (None, Some(file)) => Ok(Some(
+                String::from_utf8_lossy(&spec_file(spec, file)?).into_owned(),
+            )),
+            (None, None) => Ok(None),
         }
-        (None, None) => None,
     };
-    let normalized = match (
-        &case.expect.output_normalized,
-        &case.expect.output_normalized_file,
-    ) {
-        (Some(text), _) => Some(text.clone()),
-        (None, Some(file)) => {
-            let path = spec.file(file);
-            Some(std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
-        (None, None) => None,
-    };
-    let frame = match &case.expect.frame {
+    let e = &case.expect;
+    let frame = match &e.frame {
         Some(file) => {
-            let path = spec.file(file);
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bytes = spec_file(spec, file)?;
             Some(
                 asmdbg_core::display::read_png(&bytes)
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                    .map_err(|err| format!("{}: {err}", spec.file(file).display()))?,
             )
         }
         None => None,
     };
+    let mut files: Vec<(String, Vec<u8>)> = e
+        .files
+        .iter()
+        .map(|(name, text)| (name.clone(), text.as_bytes().to_vec()))
+        .collect();
+    for (name, file) in &e.files_from {
+        files.push((name.clone(), spec_file(spec, file)?));
+    }
+    for file in case.data_files.values() {
+        spec_file(spec, file)?;
+    }
     Ok(Expected {
-        output,
-        normalized,
+        output: text(&e.output, &e.output_file)?,
+        normalized: text(&e.output_normalized, &e.output_normalized_file)?,
         frame,
+        files,
     })
 }
 
+/// A submission's program: its files read (confined to the submission), and where they were
+/// found when that is worth saying.
+struct Program {
+    files: crate::load::ProgramFiles,
+    sources: SourceAccess,
+}
+
+/// Finds and reads the program's files in `submission` (the submission's folder confines what
+/// assembly reads), and decides its ISA. `Err`: why it cannot be graded, for the student.
+fn read_submission(
+    spec: &Spec,
+    submission: &Submission,
+) -> (Result<Program, String>, Option<String>) {
+    let located = match submissions::locate(&spec.program.files, &submission.dir) {
+        Ok(located) => located,
+        Err(message) => return (Err(message), None),
+    };
+    let sources = match SourceAccess::confined(&submission.dir) {
+        Ok(sources) => sources,
+        Err(e) => return (Err(format!("{}: {e}", submission.dir.display())), None),
+    };
+    let program =
+        read_program(spec, &located.dir, &sources).map(|files| Program { files, sources });
+    (program, located.note)
+}
+
 /// Reads the program's files in `program_dir` and decides its ISA (once a submission).
-fn read_program(spec: &Spec, program_dir: &Path) -> Result<crate::load::ProgramFiles, String> {
+fn read_program(
+    spec: &Spec,
+    program_dir: &Path,
+    sources: &SourceAccess,
+) -> Result<crate::load::ProgramFiles, String> {
     let paths: Vec<PathBuf> = spec
         .program
         .files
@@ -210,60 +230,150 @@ fn read_program(spec: &Spec, program_dir: &Path) -> Result<crate::load::ProgramF
         Some(name) => Some(crate::backends::parse_isa(name)?),
         None => None,
     };
-    crate::load::read_program(&paths, isa).map_err(|e| e.to_string())
+    crate::load::read_program(&paths, isa, sources).map_err(|e| e.to_string())
 }
 
-/// A machine loaded once for the cases that share its options (their keys), saved where
-/// they diverge: at the start, or, when no case of the group pokes, watches or stops at a
-/// label, where the program first waits for input (the run they all share, done once).
+/// A machine loaded once for the cases that share its options (their keys and data files),
+/// saved where they diverge: at the start, or, when no case of the group pokes, watches or
+/// stops at a label, where the program first looks at its input (the run they all share,
+/// done once; see the module header).
 struct Group {
     machine: Box<dyn Rewind>,
     files_dir: PathBuf,
+    /// What the folder held when the machine was saved (the data files, and what a shared
+    /// prefix wrote), by path relative to it.
+    files: Vec<(PathBuf, Vec<u8>)>,
+    /// Wall time spent building the machine (assembly) and running the shared prefix: each case
+    /// pays it out of its own time limit, as if it had done that work itself.
+    spent: Duration,
+    /// Bytes the shared prefix wrote to stderr: they count against each case's output limit.
+    prefix_stderr: usize,
 }
 
-/// The cases that can share a machine: the same keys (the options are otherwise the spec's).
+/// The cases that can share a machine: the same keys and data files (the options are
+/// otherwise the spec's).
 fn group_key(case: &Case) -> String {
-    format!("{:?} {:?}", case.keys, case.keys_file)
+    format!("{:?} {:?} {:?}", case.keys, case.keys_file, case.data_files)
+}
+
+/// The tightest limits among `cases`.
+fn group_limits(spec: &Spec, cases: &[&Case]) -> Limits {
+    let all: Vec<Limits> = cases.iter().map(|c| limits(spec, c)).collect();
+    Limits {
+        max_steps: all
+            .iter()
+            .map(|l| l.max_steps)
+            .min()
+            .unwrap_or(DEFAULT_MAX_STEPS),
+        time: all
+            .iter()
+            .map(|l| l.time)
+            .min()
+            .unwrap_or(Duration::from_secs_f64(DEFAULT_TIME_LIMIT)),
+    }
 }
 
 fn load_group(
     spec: &Spec,
     cases: &[&Case],
-    program: &crate::load::ProgramFiles,
+    program: &Program,
     scratch: &Path,
+    settings: Settings,
 ) -> Result<Group, String> {
+    let started = Instant::now();
     let files_dir = scratch.join("files");
+    let _ = std::fs::remove_dir_all(&files_dir);
     std::fs::create_dir_all(&files_dir).map_err(|e| format!("{}: {e}", files_dir.display()))?;
-    let opts = options(spec, cases[0], program.isa, &files_dir)?;
-    let mut machine = crate::backends::of(program.isa)
-        .load_rewindable(program, &opts)
-        .map_err(|e| e.to_string())?;
-    let shareable = cases
-        .iter()
-        .all(|c| c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty());
-    if shareable {
-        let limit = cases
-            .iter()
-            .map(|c| limits(spec, c))
-            .min_by_key(|l| (l.max_steps, l.time))
-            .unwrap_or(Limits {
-                max_steps: DEFAULT_MAX_STEPS,
-                time: Duration::from_secs_f64(DEFAULT_TIME_LIMIT),
-            });
-        runner::run_prefix(machine.machine(), limit);
-        machine.save();
+    for (name, file) in &cases[0].data_files {
+        std::fs::write(files_dir.join(name), spec_file(spec, file)?)
+            .map_err(|e| format!("{}: {e}", files_dir.join(name).display()))?;
     }
-    Ok(Group { machine, files_dir })
+    let limit = group_limits(spec, cases);
+    let deadline = started + limit.time;
+    let opts = options(
+        spec,
+        cases[0],
+        program.files.isa,
+        &files_dir,
+        &program.sources,
+        deadline,
+    )?;
+    let keys = !opts.keys.is_empty();
+    let mut machine = crate::backends::of(program.files.isa)
+        .load_rewindable(&program.files, &opts)
+        .map_err(|e| e.to_string())?;
+    // One byte past the limit tells a run that printed too much from one that printed it all.
+    machine.machine().limit_output(OUTPUT_LIMIT + 1);
+    machine.save();
+    // Keys (LC-3: on the console's keyboard) would arrive at their counts into the held
+    // input: such groups are never shared.
+    let shareable = settings.share_prefix
+        && !keys
+        && cases
+            .iter()
+            .all(|c| c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty());
+    let mut prefix_stderr = 0;
+    if shareable && runner::run_prefix(machine.machine(), limit.max_steps, deadline) {
+        prefix_stderr = machine.machine().take_host_stderr().len();
+        machine.save();
+    } else {
+        machine.rewind();
+        machine.machine().take_host_stderr();
+    }
+    let files = folder_files(&files_dir);
+    Ok(Group {
+        machine,
+        files_dir,
+        files,
+        spent: started.elapsed(),
+        prefix_stderr,
+    })
 }
 
-/// Runs one case on its group's machine, from the saved state.
+/// Every file below `dir` with its bytes (a case's folder: at most [`FILES_LIMIT`] bytes).
+fn folder_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => folders.push(path),
+                Ok(t) if t.is_file() => {
+                    if let (Ok(bytes), Ok(relative)) =
+                        (std::fs::read(&path), path.strip_prefix(dir))
+                    {
+                        found.push((relative.to_path_buf(), bytes));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+/// Runs one case on its group's machine, from the saved state, with the case's folder as it
+/// was then.
 fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, String> {
-    // Each case's files start from an empty folder.
-    let _ = std::fs::remove_dir_all(&group.files_dir);
-    std::fs::create_dir_all(&group.files_dir)
-        .map_err(|e| format!("{}: {e}", group.files_dir.display()))?;
+    let limit = limits(spec, case);
+    let deadline = Instant::now() + limit.time.saturating_sub(group.spent);
+    let dir = &group.files_dir;
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (relative, bytes) in &group.files {
+        let path = dir.join(relative);
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     group.machine.rewind();
     let machine = group.machine.machine();
+    machine.take_host_stderr();
     machine.breakpoints().clear();
     machine.watchpoints().clear();
     for poke in &case.poke {
@@ -272,7 +382,14 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
     let bytes = input(spec, case)?;
     machine.queue_input(&bytes);
     machine.end_input();
-    runner::run(machine, case, limits(spec, case))
+    Ok(runner::run(
+        machine,
+        case,
+        limit.max_steps,
+        deadline,
+        limit.time,
+        group.prefix_stderr,
+    ))
 }
 
 /// Every case of `spec` on `submission`; the reference outputs by case name.
@@ -282,8 +399,9 @@ fn grade(
     references: &HashMap<String, Vec<u8>>,
     submission: &Submission,
     scratch: &Path,
+    settings: Settings,
 ) -> SubmissionResult {
-    let program = read_program(spec, &submission.dir);
+    let (program, note) = read_submission(spec, submission);
     let mut members: HashMap<String, Vec<&Case>> = HashMap::new();
     for case in &spec.cases {
         members.entry(group_key(case)).or_default().push(case);
@@ -304,6 +422,7 @@ fn grade(
                     &members[&key],
                     program,
                     &scratch.join(format!("group{n}")),
+                    settings,
                 )
             });
             let ran = match group {
@@ -313,21 +432,15 @@ fn grade(
             let (failures, summary) = match ran {
                 Err(message) => (vec![one_line(&message)], "did not run".to_string()),
                 Ok((outcome, group)) => {
-                    let failures = runner::check(
-                        group.machine.machine_ref(),
+                    let ran = checks::Ran {
+                        machine: group.machine.machine_ref(),
                         case,
-                        want.output.as_deref(),
-                        want.normalized.as_deref(),
-                        &outcome,
-                        references.get(&case.name).map(Vec::as_slice),
-                        want.frame.as_ref(),
-                    );
-                    let summary = format!(
-                        "{} after {} instructions",
-                        outcome.end.describe(),
-                        outcome.executed
-                    );
-                    (failures, summary)
+                        outcome: &outcome,
+                        files_dir: &group.files_dir,
+                    };
+                    let failures =
+                        checks::check(&ran, want, references.get(&case.name).map(Vec::as_slice));
+                    (failures, outcome.end.summary(outcome.executed))
                 }
             };
             CaseResult {
@@ -350,12 +463,17 @@ fn grade(
     }
     SubmissionResult {
         name: submission.name.clone(),
+        notes: note.into_iter().collect(),
         cases,
     }
 }
 
 /// The reference program's output for each case that compares with it.
-fn reference_outputs(spec: &Spec, scratch: &Path) -> Result<HashMap<String, Vec<u8>>, String> {
+fn reference_outputs(
+    spec: &Spec,
+    scratch: &Path,
+    settings: Settings,
+) -> Result<HashMap<String, Vec<u8>>, String> {
     let mut outputs = HashMap::new();
     let Some(reference) = &spec.program.reference else {
         return Ok(outputs);
@@ -369,8 +487,10 @@ fn reference_outputs(spec: &Spec, scratch: &Path) -> Result<HashMap<String, Vec<
     // The reference is one file named in its place; the rest of the program is the spec's.
     let mut reference_spec = spec.clone();
     reference_spec.program.files = vec![name];
-    let program =
-        read_program(&reference_spec, &dir).map_err(|e| format!("the reference program: {e}"))?;
+    let sources = SourceAccess::open();
+    let files = read_program(&reference_spec, &dir, &sources)
+        .map_err(|e| format!("the reference program: {e}"))?;
+    let program = Program { files, sources };
     for (i, case) in spec.cases.iter().enumerate() {
         if !case.expect.output_matches_reference {
             continue;
@@ -380,6 +500,7 @@ fn reference_outputs(spec: &Spec, scratch: &Path) -> Result<HashMap<String, Vec<
             &[case],
             &program,
             &scratch.join(format!("ref{i}")),
+            settings,
         )
         .and_then(|mut group| run_case(&reference_spec, case, &mut group))
         .map_err(|e| format!("the reference program, case '{}': {e}", case.name))?;
@@ -399,11 +520,12 @@ fn one_line(message: &str) -> String {
     }
 }
 
-/// Grades every submission, `jobs` at a time.
+/// Grades every submission, `settings.jobs` at a time. `Err`: the spec's own files (expected
+/// outputs, the reference program) cannot be used.
 pub fn grade_all(
     spec: &Spec,
     subs: &[Submission],
-    jobs: usize,
+    settings: Settings,
 ) -> Result<Vec<SubmissionResult>, String> {
     let scratch = tempfile::Builder::new()
         .prefix("asmdbg-test-")
@@ -414,11 +536,11 @@ pub fn grade_all(
         .iter()
         .map(|case| expected(spec, case).map_err(|e| format!("case '{}': {e}", case.name)))
         .collect::<Result<_, _>>()?;
-    let references = reference_outputs(spec, scratch.path())?;
+    let references = reference_outputs(spec, scratch.path(), settings)?;
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<SubmissionResult>>> = Mutex::new(vec![None; subs.len()]);
     std::thread::scope(|scope| {
-        for worker in 0..jobs.clamp(1, subs.len().max(1)) {
+        for worker in 0..settings.jobs.clamp(1, subs.len().max(1)) {
             let (next, results, expected, references) = (&next, &results, &expected, &references);
             let scratch = scratch.path().join(format!("worker{worker}"));
             scope.spawn(move || loop {
@@ -426,7 +548,7 @@ pub fn grade_all(
                 let Some(sub) = subs.get(i) else {
                     return;
                 };
-                let result = grade(spec, expected, references, sub, &scratch);
+                let result = grade(spec, expected, references, sub, &scratch, settings);
                 if let Ok(mut all) = results.lock() {
                     all[i] = Some(result);
                 }
@@ -452,50 +574,91 @@ fn map_large_allocations() {
     }
 }
 
-/// `asmdbg test`.
+/// A result file can be written where the command line says: its folder exists.
+fn check_writable(path: &Path) -> Result<(), SetupError> {
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if folder.is_dir() {
+        Ok(())
+    } else {
+        Err(SetupError::Usage(format!(
+            "cannot write {}: there is no folder {}",
+            path.display(),
+            folder.display()
+        )))
+    }
+}
+
+/// Writes a result file (after grading, a failure is still the command line's: exit status 2).
+fn write_result(path: &Path, text: &str) -> Result<(), SetupError> {
+    std::fs::write(path, text)
+        .map_err(|e| SetupError::Usage(format!("cannot write {}: {e}", path.display())))
+}
+
+/// `asmdbg test`. Everything the command line gets wrong (a spec, a folder, a result file's
+/// place, `--gradescope` with several submissions) is refused with exit status 2 before
+/// anything is graded; then 0 if every case of every submission passed, 1 if not.
 pub fn command(args: &TestArgs) -> anyhow::Result<ExitCode> {
-    use anyhow::Context;
     map_large_allocations();
-    // A spec that cannot be read is a usage error (exit status 2), as a bad flag is.
-    let mut spec =
-        Spec::load(&args.spec).map_err(|e| crate::load::SetupError::Usage(e.to_string()))?;
+    let mut spec = Spec::load(&args.spec).map_err(|e| SetupError::Usage(e.to_string()))?;
     if let Some(name) = &args.case {
         spec.cases.retain(|c| &c.name == name);
         if spec.cases.is_empty() {
-            return Err(crate::load::SetupError::Usage(format!(
+            return Err(SetupError::Usage(format!(
                 "{}: no case named '{name}'",
                 args.spec.display()
             ))
             .into());
         }
     }
-    let subs = submissions(&spec, &args.submissions).map_err(anyhow::Error::msg)?;
+    let subs = submissions::submissions(
+        &spec.program.files,
+        &spec.dir,
+        &args.submissions,
+        args.gradescope.is_some(),
+    )
+    .map_err(SetupError::Usage)?;
     if args.debug {
         return debug_case(&spec, &subs);
     }
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
-        |n| n as usize,
-    );
-    let results = grade_all(&spec, &subs, jobs).map_err(anyhow::Error::msg)?;
+    if args.gradescope.is_some() && subs.len() > 1 {
+        return Err(SetupError::Usage(format!(
+            "--gradescope writes one submission's results; {} submissions are named",
+            subs.len()
+        ))
+        .into());
+    }
+    for path in [&args.junit, &args.gradescope, &args.json]
+        .into_iter()
+        .flatten()
+    {
+        check_writable(path)?;
+    }
+    let settings = Settings {
+        jobs: args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            |n| n as usize,
+        ),
+        share_prefix: !args.no_shared_prefix,
+    };
+    let results = grade_all(&spec, &subs, settings).map_err(SetupError::Usage)?;
     print!("{}", report::table(&results));
     if let Some(path) = &args.junit {
-        std::fs::write(path, report::junit(&results))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_result(path, &report::junit(&results))?;
     }
-    if let Some(path) = &args.gradescope {
-        let [one] = results.as_slice() else {
-            anyhow::bail!(
-                "--gradescope writes one submission's results; {} were graded",
-                results.len()
-            );
-        };
-        let text = serde_json::to_string_pretty(&report::gradescope(one))?;
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if let (Some(path), [one]) = (&args.gradescope, results.as_slice()) {
+        write_result(
+            path,
+            &serde_json::to_string_pretty(&report::gradescope(one))?,
+        )?;
     }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report::json(&results))?;
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        write_result(
+            path,
+            &serde_json::to_string_pretty(&report::json(&results))?,
+        )?;
     }
     let all = results.iter().all(SubmissionResult::passed);
     Ok(if all {
@@ -515,11 +678,12 @@ fn debug_case(spec: &Spec, subs: &[Submission]) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&dir)?;
     let input_path = dir.join("input.txt");
     std::fs::write(&input_path, input(spec, case).map_err(anyhow::Error::msg)?)?;
+    let located = submissions::locate(&spec.program.files, &sub.dir).map_err(anyhow::Error::msg)?;
     let files: Vec<String> = spec
         .program
         .files
         .iter()
-        .map(|f| sub.dir.join(f).display().to_string())
+        .map(|f| located.dir.join(f).display().to_string())
         .collect();
     let mut argv = vec!["asmdbg".to_string(), "debug".to_string()];
     argv.extend(files.iter().cloned());

@@ -29,6 +29,8 @@ impl CaseResult {
 #[derive(Debug, Clone)]
 pub struct SubmissionResult {
     pub name: String,
+    /// What was worth saying about the submission as a whole (its files were one folder down).
+    pub notes: Vec<String>,
     pub cases: Vec<CaseResult>,
 }
 
@@ -66,6 +68,9 @@ pub fn table(results: &[SubmissionResult]) -> String {
             sub.cases.iter().filter(|c| c.passed()).count(),
             sub.cases.len()
         ));
+        for note in &sub.notes {
+            text.push_str(&format!("  note: {note}\n"));
+        }
         for case in &sub.cases {
             let mark = if case.passed() { "pass" } else { "FAIL" };
             text.push_str(&format!(
@@ -175,11 +180,15 @@ pub fn gradescope(sub: &SubmissionResult) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut results = json!({
         "score": sub.score(),
         "execution_time": sub.cases.iter().map(|c| c.seconds).sum::<f64>(),
         "tests": tests,
-    })
+    });
+    if !sub.notes.is_empty() {
+        results["output"] = sub.notes.join("\n").into();
+    }
+    results
 }
 
 /// asmdbg's JSON: every submission and case with all of its failures.
@@ -190,6 +199,7 @@ pub fn json(results: &[SubmissionResult]) -> Value {
             .map(|sub| {
                 json!({
                     "submission": sub.name,
+                    "notes": sub.notes,
                     "score": sub.score(),
                     "max_score": sub.max_score(),
                     "cases": sub.cases.iter().map(|case| json!({
@@ -215,6 +225,7 @@ mod tests {
     fn sample() -> Vec<SubmissionResult> {
         vec![SubmissionResult {
             name: "alice <a&b>".to_string(),
+            notes: vec![],
             cases: vec![
                 CaseResult {
                     name: "ok".into(),

@@ -1,16 +1,27 @@
 //! One case of a spec on one machine: its input, keys and pokes in, the run within its limits
-//! (recording the writes and label hits the case watches), then every check against what
+//! (recording the writes and label hits the case watches); checks.rs then judges what
 //! happened. A submission's faults, endless loops and floods of output cost it that case only.
+//!
+//! Runs go in bursts. The wall clock is read after every burst, and bursts shrink when
+//! instructions are slow (a program doing file I/O), so a case overruns its time limit by a few
+//! milliseconds at most. Output is judged only where the instruction count crosses a multiple
+//! of [`SEGMENT`] (and at the end), so where a run is stopped for printing too much does not
+//! depend on how fast the host ran it: the same case gives the same result every time, shared
+//! prefix or not.
 
 use std::time::{Duration, Instant};
 
 use asmdbg_core::{Machine, StopEvent, WatchKind};
 
-use super::spec::{Bounds, Case, ExitKind, Expect, WordsOrWord};
+use super::spec::{Case, ExitKind};
 
-/// Instructions per `run` call between looks at the wall clock and the output.
-const BURST: u64 = 1 << 20;
-/// Output a case may print before it is stopped (bounds the grader's memory).
+/// Instructions between two judgements of a run's output.
+pub const SEGMENT: u64 = 1 << 16;
+/// The fewest instructions a burst runs, however slow they are.
+const MIN_BURST: u64 = 1 << 6;
+/// The wall time a burst should take at most (bursts shrink and grow to stay near it).
+const BURST_TIME: Duration = Duration::from_millis(4);
+/// Output (console and stderr together) a case may print before it is stopped.
 pub const OUTPUT_LIMIT: usize = 1 << 20;
 
 /// How a run ended.
@@ -21,11 +32,21 @@ pub enum End {
     Fault(String),
     WaitsForInput,
     StepLimit,
-    TimeLimit,
+    /// The wall-time limit, which the seconds spent on assembly count against.
+    TimeLimit(Duration),
     OutputLimit,
 }
 
 impl End {
+    /// How the run ended, with the instructions it took where that count says something (a
+    /// run cut by its time or output limit stopped wherever the cut came).
+    pub fn summary(&self, executed: u64) -> String {
+        match self {
+            End::TimeLimit(_) | End::OutputLimit => self.describe(),
+            _ => format!("{} after {executed} instructions", self.describe()),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             End::Normal(0) => "ended normally".to_string(),
@@ -33,34 +54,45 @@ impl End {
             End::Fault(message) => format!("faulted: {}", message.trim()),
             End::WaitsForInput => "waits for input and none is left".to_string(),
             End::StepLimit => "ran into the step limit".to_string(),
-            End::TimeLimit => "ran out of time".to_string(),
-            End::OutputLimit => format!("printed more than {OUTPUT_LIMIT} bytes"),
+            End::TimeLimit(limit) => format!(
+                "ran out of time (the limit is {} s, assembly included)",
+                limit.as_secs_f64()
+            ),
+            End::OutputLimit => {
+                format!("printed more than {OUTPUT_LIMIT} bytes (its console and stderr together)")
+            }
         }
     }
 
-    fn kind(&self) -> Option<ExitKind> {
+    pub fn kind(&self) -> Option<ExitKind> {
         match self {
             End::Normal(_) => Some(ExitKind::Normal),
             End::Fault(_) => Some(ExitKind::Fault),
             End::WaitsForInput => Some(ExitKind::WaitsForInput),
             End::StepLimit => Some(ExitKind::StepLimit),
-            End::TimeLimit | End::OutputLimit => None,
+            End::TimeLimit(_) | End::OutputLimit => None,
         }
+    }
+
+    /// Whether the run was cut short by the grader's own limits (time, output): its counts
+    /// and later writes are not the program's whole story.
+    pub fn cut(&self) -> bool {
+        matches!(self, End::TimeLimit(_) | End::OutputLimit)
     }
 }
 
 /// A watched span of memory: units `[first, first + len)`, `before` units below it and
 /// `after` above it guarded.
 #[derive(Debug, Clone)]
-struct Watched {
-    first: u64,
-    len: u64,
-    before: u64,
-    after: u64,
+pub struct Watched {
+    pub first: u64,
+    pub len: u64,
+    pub before: u64,
+    pub after: u64,
     /// `(address, word before, word after)` of each write inside the span, in order.
-    writes: Vec<(u64, u32, u32)>,
+    pub writes: Vec<(u64, u32, u32)>,
     /// Writes that landed in a guard.
-    strays: Vec<u64>,
+    pub strays: Vec<u64>,
 }
 
 /// What one run did.
@@ -69,16 +101,56 @@ pub struct Outcome {
     pub output: Vec<u8>,
     pub end: End,
     pub executed: u64,
-    watched: Vec<Watched>,
-    /// Values of each hit check's register, in order.
-    hits: Vec<Vec<u64>>,
+    /// Each watch check's writes, or why it could not watch (a label the program lacks): that
+    /// check fails alone.
+    pub watched: Vec<Result<Watched, String>>,
+    /// Values of each hit check's register, in order, or why it could not be set.
+    pub hits: Vec<Result<Vec<u64>, String>>,
 }
 
 /// A case's limits.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub max_steps: u64,
+    /// Wall time, from the start of the case's assembly.
     pub time: Duration,
+}
+
+/// How many instructions the next `run` call may take: up to the next multiple of
+/// [`SEGMENT`], and fewer while instructions are slow.
+struct Pacer {
+    burst: u64,
+}
+
+impl Pacer {
+    fn new() -> Self {
+        Pacer { burst: 1 << 12 }
+    }
+
+    fn budget(&self, executed: u64, max_steps: u64) -> u64 {
+        let to_segment_end = SEGMENT - executed % SEGMENT;
+        self.burst
+            .min(to_segment_end)
+            .min(max_steps.saturating_sub(executed))
+    }
+
+    /// Adjusts the burst to the time the last one took.
+    fn took(&mut self, elapsed: Duration) {
+        if elapsed > BURST_TIME {
+            self.burst = (self.burst / 4).max(MIN_BURST);
+        } else if elapsed < BURST_TIME / 4 {
+            self.burst = (self.burst * 2).min(SEGMENT);
+        }
+    }
+
+    /// Runs one burst.
+    fn run(&mut self, machine: &mut dyn Machine, max_steps: u64) -> asmdbg_core::RunOutcome {
+        let budget = self.budget(machine.instructions_executed(), max_steps);
+        let started = Instant::now();
+        let outcome = machine.run(budget);
+        self.took(started.elapsed());
+        outcome
+    }
 }
 
 /// Reads the address (and units) a spec names: a number, a label, `LABEL+N`, `LABEL[K]`,
@@ -135,72 +207,128 @@ pub fn register_index(machine: &dyn Machine, name: &str) -> Option<usize> {
     asmdbg_core::machine::register_index(machine, name.trim().trim_start_matches('$'))
 }
 
-/// Runs the part every case of a group shares: until the program first waits for input (none
-/// is queued yet), ends, or reaches `limits`. Its output stays in the console for each case
-/// to take.
-pub fn run_prefix(machine: &mut dyn Machine, limits: Limits) {
-    let started = Instant::now();
-    while machine.instructions_executed() < limits.max_steps && started.elapsed() < limits.time {
-        let left = limits.max_steps - machine.instructions_executed();
-        let outcome = machine.run(BURST.min(left));
-        if outcome.stop.is_some() || machine.console().output().len() > OUTPUT_LIMIT {
-            return;
+/// Runs the part every case of a group shares, with the input held back
+/// ([`asmdbg_core::Console::hold_input`]): until the program first looks at its input. Returns
+/// whether it stopped there; a run that ended any other way (the program ended without reading
+/// input, a limit came first, it printed too much) is no shared prefix and the caller discards
+/// it. Its output stays in the console, its stderr on the host, for each case to take.
+pub fn run_prefix(machine: &mut dyn Machine, max_steps: u64, deadline: Instant) -> bool {
+    machine.console().hold_input();
+    let mut pacer = Pacer::new();
+    loop {
+        let executed = machine.instructions_executed();
+        if executed % SEGMENT == 0 && machine.console().output().len() > OUTPUT_LIMIT {
+            return false;
+        }
+        if executed >= max_steps || Instant::now() >= deadline {
+            return false;
+        }
+        match pacer.run(machine, max_steps).stop {
+            None => {}
+            Some(StopEvent::NeedInput) => return machine.console().input_held(),
+            Some(_) => return false,
         }
     }
 }
 
-/// Sets up the case's watches and hits on `machine`, runs it within `limits`, and returns what
-/// happened. `Err`: the case names something the program does not have.
-pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Outcome, String> {
+/// What a case's output channels took so far.
+#[derive(Default)]
+struct Printed {
+    output: Vec<u8>,
+    stderr_bytes: usize,
+}
+
+impl Printed {
+    /// Takes what the machine printed since the last look (output past the limit is dropped:
+    /// the run stops for it at the next look).
+    fn take(&mut self, machine: &mut dyn Machine) {
+        let out = machine.console().take_output();
+        let room = (OUTPUT_LIMIT + 1).saturating_sub(self.output.len());
+        self.output.extend_from_slice(&out[..out.len().min(room)]);
+        self.stderr_bytes += machine.take_host_stderr().len();
+    }
+
+    fn too_much(&self) -> bool {
+        self.output.len() + self.stderr_bytes > OUTPUT_LIMIT
+    }
+}
+
+/// Sets up the case's watches and hits on `machine` (a check that names what the program
+/// lacks is left out and reported by itself), runs it until `deadline` or its step limit, and
+/// returns what happened. `prefix_stderr`: bytes a shared prefix wrote to stderr, which count as
+/// the case's.
+pub fn run(
+    machine: &mut dyn Machine,
+    case: &Case,
+    max_steps: u64,
+    deadline: Instant,
+    time_limit: Duration,
+    prefix_stderr: usize,
+) -> Outcome {
     let unit = machine.word_units() as u64;
     let mut watched = Vec::new();
     for check in &case.watch {
-        let (first, len) = resolve_span(machine, &check.at)?;
-        let len = len.unwrap_or(unit);
-        let guard = check.guard.unwrap_or(0);
-        let before = check.guard_before.unwrap_or(guard);
-        let after = check.guard_after.unwrap_or(guard);
-        let low = first.saturating_sub(before);
-        machine
-            .watchpoints()
-            .insert(low, len + (first - low) + after, WatchKind::Write);
-        watched.push(Watched {
-            first,
-            len,
-            before,
-            after,
-            writes: Vec::new(),
-            strays: Vec::new(),
-        });
+        watched.push(resolve_span(machine, &check.at).map(|(first, len)| {
+            let len = len.unwrap_or(unit);
+            let guard = check.guard.unwrap_or(0);
+            let before = check.guard_before.unwrap_or(guard);
+            let after = check.guard_after.unwrap_or(guard);
+            let low = first.saturating_sub(before);
+            machine
+                .watchpoints()
+                .insert(low, len + (first - low) + after, WatchKind::Write);
+            Watched {
+                first,
+                len,
+                before,
+                after,
+                writes: Vec::new(),
+                strays: Vec::new(),
+            }
+        }));
     }
+    let mut hits = Vec::new();
     let mut hit_at = Vec::new();
     for check in &case.hit {
-        let (addr, _) = resolve_span(machine, &check.label)?;
-        let register = register_index(machine, &check.register)
-            .ok_or_else(|| format!("'{}' is not a register", check.register))?;
-        machine.breakpoints().insert(addr);
-        hit_at.push((addr, register));
+        let site = resolve_span(machine, &check.label).and_then(|(addr, _)| {
+            let register = register_index(machine, &check.register)
+                .ok_or_else(|| format!("'{}' is not a register", check.register))?;
+            Ok((addr, register))
+        });
+        match site {
+            Ok((addr, register)) => {
+                machine.breakpoints().insert(addr);
+                hit_at.push(Some((addr, register)));
+                hits.push(Ok(Vec::new()));
+            }
+            Err(message) => {
+                hit_at.push(None);
+                hits.push(Err(message));
+            }
+        }
     }
-    let mut hits = vec![Vec::new(); hit_at.len()];
-    let started = Instant::now();
-    let mut output = Vec::new();
+    let mut printed = Printed {
+        stderr_bytes: prefix_stderr,
+        ..Printed::default()
+    };
+    let mut pacer = Pacer::new();
     // A shared prefix (see grade::Group) counts as the case's.
-    let mut executed = machine.instructions_executed();
     let mut starved = 0;
     let end = loop {
-        if executed >= limits.max_steps {
+        let executed = machine.instructions_executed();
+        if executed % SEGMENT == 0 {
+            printed.take(machine);
+            if printed.too_much() {
+                break End::OutputLimit;
+            }
+        }
+        if executed >= max_steps {
             break End::StepLimit;
         }
-        if started.elapsed() > limits.time {
-            break End::TimeLimit;
+        if Instant::now() >= deadline {
+            break End::TimeLimit(time_limit);
         }
-        let outcome = machine.run(BURST.min(limits.max_steps - executed));
-        executed += outcome.executed;
-        output.extend(machine.console().take_output());
-        if output.len() > OUTPUT_LIMIT {
-            output.truncate(OUTPUT_LIMIT);
-            break End::OutputLimit;
-        }
+        let outcome = pacer.run(machine, max_steps);
         let mut stop = outcome.stop;
         // A watched write or a hit: note it, then the instruction runs (`step` executes it
         // without the same stop) and the run goes on.
@@ -210,9 +338,8 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
                     let word_addr = addr - addr % unit;
                     let old = machine.peek_word(word_addr).unwrap_or(0);
                     let step = machine.step();
-                    executed += 1;
                     let value = machine.peek_word(word_addr).unwrap_or(0);
-                    for w in &mut watched {
+                    for w in watched.iter_mut().flatten() {
                         if (w.first..w.first + w.len).contains(&addr) {
                             w.writes.push((word_addr, old, value));
                         } else if (w.first.saturating_sub(w.before)..w.first + w.len + w.after)
@@ -225,23 +352,24 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
                 }
                 StopEvent::Breakpoint => {
                     let pc = machine.pc();
-                    for (values, &(addr, register)) in hits.iter_mut().zip(&hit_at) {
-                        if addr == pc {
-                            values.push(machine.read_register(register).unwrap_or(0));
+                    for (values, site) in hits.iter_mut().zip(&hit_at) {
+                        if let (Ok(values), Some((addr, register))) = (values, site) {
+                            if *addr == pc {
+                                values.push(machine.read_register(*register).unwrap_or(0));
+                            }
                         }
                     }
-                    executed += 1;
                     stop = machine.step();
                 }
                 _ => break,
             }
         }
-        output.extend(machine.console().take_output());
-        match stop {
+        let ended = match stop {
             None | Some(StopEvent::Watch { .. }) | Some(StopEvent::Breakpoint) => {
                 // A run that cannot move (a MIPS sleep under virtual time moves; nothing else
                 // stops without a stop) would loop here until the time limit.
                 starved = 0;
+                None
             }
             Some(StopEvent::NeedInput) => {
                 let console = machine.console();
@@ -251,400 +379,34 @@ pub fn run(machine: &mut dyn Machine, case: &Case, limits: Limits) -> Result<Out
                     0
                 };
                 if console.input_closed() && (console.pending_input() == 0 || starved > 1) {
-                    break End::WaitsForInput;
-                }
-                if !console.input_closed() {
-                    machine.end_input();
+                    Some(End::WaitsForInput)
+                } else {
+                    if !console.input_closed() {
+                        machine.end_input();
+                    }
+                    None
                 }
             }
-            Some(StopEvent::Halted) => break End::Normal(0),
-            Some(StopEvent::Exited(code)) => break End::Normal(code),
-            Some(StopEvent::Fault(fault)) => break End::Fault(fault.message),
+            Some(StopEvent::Halted) => Some(End::Normal(0)),
+            Some(StopEvent::Exited(code)) => Some(End::Normal(code)),
+            Some(StopEvent::Fault(fault)) => Some(End::Fault(fault.message)),
+        };
+        if let Some(end) = ended {
+            printed.take(machine);
+            break if printed.too_much() {
+                End::OutputLimit
+            } else {
+                end
+            };
         }
     };
-    Ok(Outcome {
+    let mut output = printed.output;
+    output.truncate(OUTPUT_LIMIT);
+    Outcome {
         output,
         end,
-        executed,
+        executed: machine.instructions_executed(),
         watched,
         hits,
-    })
-}
-
-/// Every check of `case` against `outcome` and the machine after it: the failures, each a
-/// line a student can act on. `reference`: the reference program's output for this case.
-#[allow(clippy::too_many_arguments)]
-pub fn check(
-    machine: &dyn Machine,
-    case: &Case,
-    expect_output: Option<&str>,
-    expect_normalized: Option<&str>,
-    outcome: &Outcome,
-    reference: Option<&[u8]>,
-    frame: Option<&(u32, u32, Vec<u32>)>,
-) -> Vec<String> {
-    let mut failures = Vec::new();
-    let e: &Expect = &case.expect;
-    let output = String::from_utf8_lossy(&outcome.output);
-    if let Some(want) = expect_output {
-        if output != want {
-            failures.push(first_difference("output", want, &output));
-        }
-    }
-    if let Some(want) = expect_normalized {
-        let (want, got) = (
-            normalize_with(want, e.ignore_case, e.ignore_punctuation),
-            normalize_with(&output, e.ignore_case, e.ignore_punctuation),
-        );
-        if want != got {
-            failures.push(first_difference("output (normalised)", &want, &got));
-        }
-    }
-    for text in &e.output_contains {
-        if !output.contains(text.as_str()) {
-            failures.push(format!("the output does not contain {text:?}"));
-        }
-    }
-    if let Some(re) = &e.output_regex {
-        // Checked when the spec was read.
-        if let Ok(re) = regex::Regex::new(re) {
-            if !re.is_match(&output) {
-                failures.push(format!("the output does not match /{re}/"));
-            }
-        }
-    }
-    if e.output_matches_reference {
-        match reference {
-            Some(want) => {
-                let want = String::from_utf8_lossy(want);
-                if output != want {
-                    failures.push(first_difference("output (reference)", &want, &output));
-                }
-            }
-            None => failures.push("the reference program gave no output to compare".into()),
-        }
-    }
-    let want_kind = e.exit.or(e.fault.as_ref().map(|_| ExitKind::Fault));
-    match want_kind {
-        Some(kind) if outcome.end.kind() != Some(kind) => failures.push(format!(
-            "the program should have {} but {}",
-            describe_kind(kind),
-            outcome.end.describe()
-        )),
-        None if matches!(
-            outcome.end,
-            End::TimeLimit | End::OutputLimit | End::StepLimit
-        ) =>
-        {
-            failures.push(format!("the program {}", outcome.end.describe()));
-        }
-        _ => {}
-    }
-    if let (Some(text), End::Fault(message)) = (&e.fault, &outcome.end) {
-        if !message.contains(text.as_str()) {
-            failures.push(format!(
-                "the fault's message does not say {text:?}: {message}"
-            ));
-        }
-    }
-    let bits = 8 * machine.unit_bytes() * machine.word_units();
-    let mask = if bits >= 32 {
-        u32::MAX
-    } else {
-        (1 << bits) - 1
-    };
-    let same = |want: i64, got: u64| (want as u64 as u32 & mask) == (got as u32 & mask);
-    for (place, want) in &e.memory {
-        let words: Vec<i64> = match want {
-            WordsOrWord::Word(w) => vec![*w],
-            WordsOrWord::Words(ws) => ws.clone(),
-        };
-        let (spot, width) = match place.rsplit_once(':') {
-            Some((spot, "byte")) => (spot, Width::Byte),
-            Some((spot, "half")) => (spot, Width::Half),
-            _ => (place.as_str(), Width::Word),
-        };
-        if width != Width::Word && machine.unit_bytes() != 1 {
-            failures.push(format!(
-                "memory {place}: this machine's memory is words, not bytes"
-            ));
-            continue;
-        }
-        match resolve_span(machine, spot) {
-            Err(msg) => failures.push(format!("memory {place}: {msg}")),
-            Ok((addr, span)) => {
-                let unit = match width {
-                    Width::Byte => 1,
-                    Width::Half => 2,
-                    Width::Word => machine.word_units() as u64,
-                };
-                let bits = match width {
-                    Width::Byte => 8,
-                    Width::Half => 16,
-                    Width::Word => bits,
-                };
-                let mask = if bits >= 32 {
-                    u32::MAX
-                } else {
-                    (1 << bits) - 1
-                };
-                let same = |want: i64, got: u64| (want as u64 as u32 & mask) == (got as u32 & mask);
-                let count = span.map_or(words.len() as u64, |s| s / unit);
-                if count != words.len() as u64 && count + 1 != words.len() as u64 {
-                    failures.push(format!(
-                        "memory {place}: the range holds {count} words and {} are expected",
-                        words.len()
-                    ));
-                    continue;
-                }
-                for (i, &w) in words.iter().enumerate() {
-                    let at = addr + i as u64 * unit;
-                    let read = match width {
-                        Width::Word => machine.peek_word(at),
-                        Width::Byte => machine.debug_read(at),
-                        Width::Half => machine
-                            .debug_read(at)
-                            .and_then(|low| machine.debug_read(at + 1).map(|high| low | high << 8)),
-                    };
-                    match read {
-                        Ok(got) if same(w, got as u64) => {}
-                        Ok(got) => failures.push(format!(
-                            "memory {place}: word {i} ({}) is {} where {w} is expected",
-                            machine.isa().format_addr(at),
-                            signed(got, bits)
-                        )),
-                        Err(err) => failures.push(format!("memory {place}: {err}")),
-                    }
-                }
-            }
-        }
-    }
-    for (name, &want) in &e.registers {
-        match register_index(machine, name).and_then(|i| machine.read_register(i)) {
-            Some(got) if same(want, got) => {}
-            Some(got) => failures.push(format!(
-                "register {name} is {} where {want} is expected",
-                signed(got as u32, 32)
-            )),
-            None => failures.push(format!("'{name}' is not a register")),
-        }
-    }
-    if let Some(bounds) = e.instructions {
-        if let Some(message) = out_of(bounds, outcome.executed) {
-            failures.push(format!("{} instructions ran: {message}", outcome.executed));
-        }
-    }
-    for (check, watched) in case.watch.iter().zip(&outcome.watched) {
-        let values: Vec<u64> = watched
-            .writes
-            .iter()
-            .filter(|&&(_, old, new)| !check.changes_only || old != new)
-            .map(|&(_, _, v)| v as u64)
-            .collect();
-        if let Some(want) = &check.writes {
-            let matches =
-                want.len() == values.len() && want.iter().zip(&values).all(|(&w, &g)| same(w, g));
-            if !matches {
-                let got: Vec<String> = values.iter().map(|&v| signed(v as u32, bits)).collect();
-                failures.push(format!(
-                    "writes to {}: [{}] where {want:?} is expected",
-                    check.at,
-                    got.join(", ")
-                ));
-            }
-        }
-        if let Some(bounds) = check.write_count {
-            if let Some(message) = out_of(bounds, values.len() as u64) {
-                failures.push(format!(
-                    "{} writes to {}: {message}",
-                    values.len(),
-                    check.at
-                ));
-            }
-        }
-        if let Some(&first) = watched.strays.first() {
-            let n = watched.strays.len();
-            failures.push(format!(
-                "a write at {} lands outside {} ({n} such write{})",
-                machine.isa().format_addr(first),
-                check.at,
-                if n == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    for (check, values) in case.hit.iter().zip(&outcome.hits) {
-        let matches = check.values.len() == values.len()
-            && check.values.iter().zip(values).all(|(&w, &g)| same(w, g));
-        if !matches {
-            let got: Vec<String> = values.iter().map(|&v| signed(v as u32, bits)).collect();
-            failures.push(format!(
-                "{} at each arrival at {}: [{}] where {:?} is expected",
-                check.register,
-                check.label,
-                got.join(", "),
-                check.values
-            ));
-        }
-    }
-    if let Some((w, h, want)) = frame {
-        match machine.frame() {
-            None => failures.push("the machine has no display to compare".into()),
-            Some(got) => match asmdbg_core::display::read_png(&got.to_png()) {
-                Ok((gw, gh, pixels)) if (gw, gh) == (*w, *h) => {
-                    let differ = pixels.iter().zip(want).filter(|(a, b)| a != b).count();
-                    if differ > 0 {
-                        failures.push(format!("the last frame differs in {differ} pixels"));
-                    }
-                }
-                Ok((gw, gh, _)) => failures.push(format!(
-                    "the last frame is {gw}x{gh} pixels where {w}x{h} is expected"
-                )),
-                Err(err) => failures.push(format!("the last frame: {err}")),
-            },
-        }
-    }
-    failures
-}
-
-fn describe_kind(kind: ExitKind) -> &'static str {
-    match kind {
-        ExitKind::Normal => "ended normally",
-        ExitKind::Fault => "faulted",
-        ExitKind::WaitsForInput => "waited for more input",
-        ExitKind::StepLimit => "run into the step limit",
-    }
-}
-
-fn out_of(bounds: Bounds, n: u64) -> Option<String> {
-    match (bounds.min, bounds.max) {
-        (Some(min), _) if n < min => Some(format!("at least {min} expected")),
-        (_, Some(max)) if n > max => Some(format!("at most {max} expected")),
-        _ => None,
-    }
-}
-
-/// A word as a signed number of `bits`.
-fn signed(value: u32, bits: u32) -> String {
-    if bits >= 32 {
-        (value as i32).to_string()
-    } else {
-        let shift = 32 - bits;
-        (((value << shift) as i32) >> shift).to_string()
-    }
-}
-
-/// How wide a memory check's values are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Width {
-    Byte,
-    Half,
-    Word,
-}
-
-/// [`normalize`], then letters in lower case and punctuation dropped, when asked.
-pub fn normalize_with(text: &str, ignore_case: bool, ignore_punctuation: bool) -> String {
-    let mut text = text.to_string();
-    if ignore_case {
-        text = text.to_lowercase();
-    }
-    if ignore_punctuation {
-        text.retain(|c| !c.is_ascii_punctuation());
-    }
-    normalize(&text)
-}
-
-/// Line ends as `\n`, each line's blank space made single spaces and trimmed at the end,
-/// blank lines at the end dropped.
-pub fn normalize(text: &str) -> String {
-    let unified = text.replace("\r\n", "\n").replace('\r', "\n");
-    let mut lines: Vec<String> = unified
-        .split('\n')
-        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect();
-    while lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
-    lines.join("\n")
-}
-
-/// `what` differs: the first line where it does, both versions.
-pub fn first_difference(what: &str, want: &str, got: &str) -> String {
-    // A text that ends with a line end has no line after it (not an empty one).
-    let lines = |t: &str| -> Vec<String> {
-        let mut v: Vec<String> = t.split('\n').map(str::to_string).collect();
-        if t.ends_with('\n') {
-            v.pop();
-        }
-        v
-    };
-    let (want_lines, got_lines) = (lines(want), lines(got));
-    let (mut want_lines, mut got_lines) = (want_lines.iter(), got_lines.iter());
-    let mut line = 1;
-    loop {
-        match (want_lines.next(), got_lines.next()) {
-            (Some(a), Some(b)) if a == b => line += 1,
-            (Some(a), Some(b)) => {
-                return format!("{what} differs at line {line}: expected {a:?}, got {b:?}")
-            }
-            (Some(a), None) => return format!("{what} ends early at line {line}: expected {a:?}"),
-            (None, Some(b)) => return format!("{what} goes on at line {line}: got {b:?}"),
-            (None, None) => return format!("{what} differs"),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn normalising_keeps_words_and_lines() {
-        assert_eq!(normalize("a  b \r\nc\t d\n\n\n"), "a b\nc d");
-        assert_eq!(normalize(""), "");
-    }
-
-    #[test]
-    fn the_first_difference_names_its_line() {
-        assert_eq!(
-            first_difference("output", "a\nb\nc", "a\nx\nc"),
-            "output differs at line 2: expected \"b\", got \"x\""
-        );
-        assert_eq!(
-            first_difference("output", "a\nb", "a"),
-            "output ends early at line 2: expected \"b\""
-        );
-        assert_eq!(
-            first_difference("output", "a", "a\nz"),
-            "output goes on at line 2: got \"z\""
-        );
-    }
-
-    #[test]
-    fn output_that_stops_after_a_line_end_ends_early() {
-        assert_eq!(
-            first_difference("output", "a\nb\n", "a\n"),
-            "output ends early at line 2: expected \"b\""
-        );
-        assert_eq!(
-            first_difference("output", "a\n", "a\nb\n"),
-            "output goes on at line 2: got \"b\""
-        );
-    }
-
-    #[test]
-    fn normalising_may_ignore_case_and_punctuation() {
-        assert_eq!(
-            normalize_with("Player 1 Wins!\r\n", true, true),
-            "player 1 wins"
-        );
-        assert_eq!(normalize_with("A-b", false, true), "Ab");
-        assert_eq!(normalize_with("A-b", true, false), "a-b");
-    }
-
-    #[test]
-    fn words_read_as_signed_numbers_of_their_width() {
-        assert_eq!(signed(0xffff, 16), "-1");
-        assert_eq!(signed(0x7fff, 16), "32767");
-        assert_eq!(signed(0xffff_fffe, 32), "-2");
     }
 }

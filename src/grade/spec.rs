@@ -55,6 +55,10 @@ pub struct ProgramSpec {
     pub display: bool,
     #[serde(default)]
     pub args: Vec<String>,
+    /// MIPS: where MARS's dialog syscalls (50-59) go: `console` (their text on the console,
+    /// answers read from the case's input, as `--dialogs console`) or `stderr`.
+    #[serde(default)]
+    pub dialogs: Option<Dialogs>,
     /// A reference solution (relative to the spec), run once per case for the cases that
     /// compare with its output.
     #[serde(default)]
@@ -65,6 +69,14 @@ pub struct ProgramSpec {
     /// Seconds of wall time a case may take at most; 10 when absent.
     #[serde(default)]
     pub time_limit: Option<f64>,
+}
+
+/// Where MIPS dialog syscalls go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialogs {
+    Console,
+    Stderr,
 }
 
 /// One test case.
@@ -91,6 +103,10 @@ pub struct Case {
     /// Words written before the run: `ADDR=V1,V2,...` as `--poke` takes them.
     #[serde(default)]
     pub poke: Vec<String>,
+    /// Files the program finds in its folder when it starts (MIPS file syscalls): the name it
+    /// opens = a file of the spec (relative to the spec), `{ "board.txt" = "data/b1.txt" }`.
+    #[serde(default)]
+    pub data_files: BTreeMap<String, String>,
     #[serde(default)]
     pub max_steps: Option<u64>,
     #[serde(default)]
@@ -178,6 +194,16 @@ pub struct Expect {
     /// The display's last frame equal to this PNG (relative to the spec).
     #[serde(default)]
     pub frame: Option<String>,
+    /// The exit code of a program that ends normally (MIPS syscall 17; 0 for any other end).
+    #[serde(default)]
+    pub exit_code: Option<i32>,
+    /// Files the program must leave in its folder, with their exact contents:
+    /// `{ "out.txt" = "3 4\n" }`.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    /// The same with the contents in files of the spec: `{ "out.txt" = "expected/out.txt" }`.
+    #[serde(default)]
+    pub files_from: BTreeMap<String, String>,
 }
 
 /// One expected word, or several from an address.
@@ -309,6 +335,29 @@ impl Spec {
             if !(case.points.is_finite() && case.points >= 0.0) {
                 return Err(what("points must be a number of at least 0"));
             }
+            let plain = |name: &str| {
+                !name.is_empty()
+                    && Path::new(name)
+                        .components()
+                        .all(|c| matches!(c, std::path::Component::Normal(_)))
+            };
+            for name in case
+                .data_files
+                .keys()
+                .chain(e.files.keys())
+                .chain(e.files_from.keys())
+            {
+                if !plain(name) {
+                    return Err(what(&format!(
+                        "'{name}': a file of the program's folder is named by a relative path without '..'"
+                    )));
+                }
+            }
+            if let Some(name) = e.files.keys().find(|n| e.files_from.contains_key(*n)) {
+                return Err(what(&format!(
+                    "'{name}' is in expect.files and expect.files_from"
+                )));
+            }
             for watch in &case.watch {
                 if watch.writes.is_none() && watch.write_count.is_none() && watch.guard.is_none() {
                     return Err(what(&format!(
@@ -398,6 +447,14 @@ exit = "normal"
             (
                 "[program]\nfiles = [\"a\"]\n[[case]]\nname = \"a\"\n[[case.watch]]\nat = \"X\"\n".to_string(),
                 "checks nothing",
+            ),
+            (
+                "[program]\nfiles = [\"a\"]\n[[case]]\nname = \"a\"\ndata_files = { \"../x\" = \"y\" }\n".to_string(),
+                "without '..'",
+            ),
+            (
+                "[program]\nfiles = [\"a\"]\ndialogs = \"popup\"\n[[case]]\nname = \"a\"\n".to_string(),
+                "unknown variant `popup`",
             ),
         ] {
             let err = Spec::parse("s.toml", &text).unwrap_err().to_string();

@@ -90,6 +90,7 @@ impl Isa {
                     &AsmOptions {
                         work_dir: Some(self.dir()),
                         delay_slots: has("delay-slots"),
+                        ..AsmOptions::default()
                     },
                 )?;
                 let bytes: BTreeMap<u32, u8> = program

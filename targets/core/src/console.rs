@@ -18,6 +18,13 @@ pub struct Console {
     /// Keys pressed on a keyboard device that is not the console (MARS's MMIO keyboard), not
     /// yet taken by the device.
     keys: VecDeque<u8>,
+    /// Input will come but is not known yet ([`Console::hold_input`]): a machine stops with
+    /// `NeedInput` the moment it looks at the input at all, even where it would otherwise go
+    /// on without (an LC-3 keyboard poll, a keyboard interrupt that a key would raise).
+    held: bool,
+    /// The most output bytes kept until the host takes them; more are dropped
+    /// ([`Console::limit_output`]).
+    output_limit: Option<usize>,
 }
 
 impl Console {
@@ -30,7 +37,23 @@ impl Console {
         self.input.extend(bytes);
         if !bytes.is_empty() {
             self.waiting = false;
+            self.held = false;
         }
+    }
+
+    /// Holds the input back: it will come, but what it is is not decided yet, so the guest
+    /// must not run past its first look at it. A grader runs the part of a program that all of
+    /// its cases share this way (up to the first read or poll of the keyboard), then gives each
+    /// case its own input from there; the run is then the same as if that input had been queued
+    /// from the start. Queuing input or closing it ends the hold.
+    pub fn hold_input(&mut self) {
+        self.held = true;
+    }
+
+    /// Whether input is held back ([`Console::hold_input`]) and none is queued: looking at the
+    /// input now must stop the machine.
+    pub fn input_held(&self) -> bool {
+        self.held && self.input.is_empty()
     }
 
     /// A key pressed on the machine's keyboard device (see [`Console::take_key`]).
@@ -46,6 +69,7 @@ impl Console {
     /// Marks the end of input: a later `NeedInput` with an empty queue can never be satisfied.
     pub fn close_input(&mut self) {
         self.input_closed = true;
+        self.held = false;
     }
 
     pub fn input_closed(&self) -> bool {
@@ -122,11 +146,29 @@ impl Console {
     }
 
     pub fn write(&mut self, bytes: &[u8]) {
-        self.output.extend_from_slice(bytes);
+        match self.output_limit {
+            None => self.output.extend_from_slice(bytes),
+            Some(limit) => {
+                let room = limit.saturating_sub(self.output.len());
+                self.output
+                    .extend_from_slice(&bytes[..bytes.len().min(room)]);
+            }
+        }
     }
 
     pub fn write_byte(&mut self, byte: u8) {
-        self.output.push(byte);
+        match self.output_limit {
+            Some(limit) if self.output.len() >= limit => {}
+            _ => self.output.push(byte),
+        }
+    }
+
+    /// Keeps at most `limit` bytes of output until the host takes them; the guest's further
+    /// output is dropped. A host that must bound its memory (a grader) sets a limit above
+    /// what it accepts and stops the run once it sees that much: a guest printing in a loop
+    /// cannot fill the memory between two looks.
+    pub fn limit_output(&mut self, limit: usize) {
+        self.output_limit = Some(limit);
     }
 
     /// Bytes written by the guest and not yet taken by the host.
@@ -139,9 +181,13 @@ impl Console {
         std::mem::take(&mut self.output)
     }
 
-    /// Forgets queued input and output and reopens the input (machine reset).
+    /// Forgets queued input and output and reopens the input (machine reset); an output limit
+    /// stays.
     pub fn reset(&mut self) {
-        *self = Console::default();
+        *self = Console {
+            output_limit: self.output_limit,
+            ..Console::default()
+        };
     }
 }
 
@@ -211,6 +257,37 @@ mod tests {
         assert_eq!(c.output(), b"hi!");
         assert_eq!(c.take_output(), b"hi!");
         assert!(c.output().is_empty());
+    }
+
+    #[test]
+    fn output_past_the_limit_is_dropped() {
+        let mut c = Console::new();
+        c.limit_output(4);
+        c.write(b"abc");
+        c.write(b"def");
+        c.write_byte(b'g');
+        assert_eq!(c.take_output(), b"abcd");
+        c.write_byte(b'h');
+        c.reset();
+        c.write(b"12345");
+        assert_eq!(c.output(), b"1234", "the limit outlives a reset");
+    }
+
+    #[test]
+    fn held_input_ends_when_input_comes_or_closes() {
+        let mut c = Console::new();
+        assert!(!c.input_held());
+        c.hold_input();
+        assert!(c.input_held());
+        c.push_input(b"");
+        assert!(c.input_held(), "nothing came");
+        c.push_input(b"x");
+        assert!(!c.input_held());
+        c.read_byte();
+        assert!(!c.input_held(), "the hold ended with the input");
+        c.hold_input();
+        c.close_input();
+        assert!(!c.input_held());
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod machine;
 pub mod options;
 pub mod rate;
 pub mod snapshot;
+pub mod sources;
 pub mod symbols;
 pub mod word_bytes;
 pub mod x64;
@@ -43,6 +44,7 @@ pub use isa::{Isa, IsaInfo};
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo, RegisterScope};
 pub use options::{Flag, MachineOptions};
 pub use snapshot::Snapshot;
+pub use sources::{check_text, SourceAccess, SourceError, SourceLimits};
 pub use symbols::{
     DataDirective, DataItem, DataTable, DebugInfo, LineTable, SourceLoc, Symbol, SymbolKind,
     SymbolTable,

@@ -185,6 +185,12 @@ pub trait Machine {
         Vec::new()
     }
 
+    /// Keeps at most `limit` bytes of each output channel (the console, and the host's stderr
+    /// where the guest writes to it) until the host takes them ([`Console::limit_output`]).
+    fn limit_output(&mut self, limit: usize) {
+        self.console().limit_output(limit);
+    }
+
     /// When a real-time sleep of the guest (MARS syscall 32) ends. Until then `run` executes
     /// nothing; the host waits for this instant instead of calling `run` in a loop.
     fn wake_time(&self) -> Option<std::time::Instant> {

@@ -58,6 +58,16 @@ pub struct MachineOptions {
     /// absolute names, `..` and links leading out fail to open. The machines without file
     /// syscalls have nothing to confine.
     pub files_dir: Option<PathBuf>,
+    /// With `files_dir`: the most bytes the guest's files there may hold together; a write
+    /// past it fails as on a full disk (a grader's sandbox).
+    pub files_quota: Option<u64>,
+    /// Where the program's sources may come from (MIPS `.include`s): anywhere, or only inside
+    /// one folder (a grader's submission, `--files`).
+    pub sources: crate::sources::SourceAccess,
+    /// Assembling gives up at this instant (a grader's case has a wall-time limit, and
+    /// assembly counts against it). Only assembly that can grow beyond its source (MIPS
+    /// macros and includes) looks.
+    pub assembly_deadline: Option<std::time::Instant>,
     /// Directory that relative file names of the guest (MIPS file syscalls, `.include`) are
     /// resolved against; `None` = the process's working directory.
     pub work_dir: Option<PathBuf>,

@@ -39,6 +39,14 @@ pub struct Host {
     handles: HashMap<i32, Handle>,
     /// Bytes for the host's stderr (fd 2 writes, dialogs with `--dialogs stderr`).
     stderr: Vec<u8>,
+    /// The most bytes `stderr` keeps until taken (see `Machine::limit_output`).
+    stderr_limit: Option<usize>,
+    /// The most bytes the files in the sandbox may hold together (`--files` with a quota): a
+    /// write that would grow them past it fails, as on a full disk.
+    quota: Option<u64>,
+    /// What the sandbox's files hold now, as far as this host knows: counted from the folder
+    /// whenever a file is opened, then grown by each write.
+    quota_used: u64,
     /// A real-time sleep in progress: the machine runs nothing until then. The host waits
     /// (and stays responsive to the debugger) instead of the cpu blocking in a system call.
     wake: Option<Instant>,
@@ -59,6 +67,9 @@ impl Host {
             sandbox: None,
             handles: HashMap::new(),
             stderr: Vec::new(),
+            stderr_limit: None,
+            quota: None,
+            quota_used: 0,
             wake: None,
         }
     }
@@ -70,8 +81,18 @@ impl Host {
         self.wake = None;
     }
 
-    pub fn stderr(&mut self) -> &mut Vec<u8> {
-        &mut self.stderr
+    /// Bytes for the host's stderr, dropped past the limit.
+    pub fn write_stderr(&mut self, bytes: &[u8]) {
+        let room = self
+            .stderr_limit
+            .map_or(bytes.len(), |limit| limit.saturating_sub(self.stderr.len()));
+        self.stderr
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+    }
+
+    /// Keeps at most `limit` bytes for the host's stderr until taken.
+    pub fn limit_stderr(&mut self, limit: usize) {
+        self.stderr_limit = Some(limit);
     }
 
     pub fn take_stderr(&mut self) -> Vec<u8> {
@@ -160,15 +181,37 @@ impl Host {
         true
     }
 
-    /// Confines the guest's files to `dir` (`--files DIR`). Fails if `dir` is not a
-    /// directory.
-    pub fn confine_files(&mut self, dir: &Path) -> std::io::Result<()> {
+    /// Confines the guest's files to `dir` (`--files DIR`), holding at most `quota` bytes
+    /// together when given. Fails if `dir` is not a directory.
+    pub fn confine_files(&mut self, dir: &Path, quota: Option<u64>) -> std::io::Result<()> {
         let canonical = dir.canonicalize()?;
         if !canonical.is_dir() {
             return Err(std::io::Error::other("not a directory"));
         }
         self.sandbox = Some(canonical);
+        self.quota = quota;
         Ok(())
+    }
+
+    /// Counts what the sandbox's files hold (with a quota: when a file is opened).
+    fn count_quota(&mut self) {
+        if let (Some(root), Some(_)) = (&self.sandbox, self.quota) {
+            self.quota_used = folder_bytes(root);
+        }
+    }
+
+    /// Whether writing `len` bytes at `position` of a file now `file_len` long keeps the
+    /// sandbox within its quota; if so the growth is counted.
+    fn claim_quota(&mut self, file_len: u64, position: u64, len: u64) -> bool {
+        let Some(quota) = self.quota else {
+            return true;
+        };
+        let growth = (position + len).saturating_sub(file_len);
+        if self.quota_used + growth > quota {
+            return false;
+        }
+        self.quota_used += growth;
+        true
     }
 
     /// Where the guest's file `name` is: `None` for a name the sandbox refuses (the open
@@ -224,6 +267,7 @@ impl Host {
             opts.open(&path)
         };
         let ok = opened.is_ok();
+        self.count_quota();
         if let (Ok(handle), Some(fd)) = (opened, fd) {
             self.handles.insert(
                 fd,
@@ -261,6 +305,7 @@ impl Host {
             if !file.append {
                 handle.seek(SeekFrom::Start(file.position)).ok()?;
             }
+            self.count_quota();
             self.handles.insert(
                 fd,
                 Handle {
@@ -303,9 +348,21 @@ impl Host {
         }) {
             return ok;
         }
-        let ok = self
-            .handle(fd, file)
-            .is_some_and(|handle| handle.write_all(data).is_ok());
+        let quota = self.quota.is_some();
+        let ok = match self.handle(fd, file) {
+            None => false,
+            Some(handle) if !quota => handle.write_all(data).is_ok(),
+            Some(handle) => {
+                // Appending writes at the end, wherever the table's position is.
+                let len = handle.metadata().map_or(u64::MAX, |m| m.len());
+                let at = if file.append { len } else { file.position };
+                let fits = self.claim_quota(len, at, data.len() as u64);
+                fits && self
+                    .handles
+                    .get_mut(&fd)
+                    .is_some_and(|h| h.file.write_all(data).is_ok())
+            }
+        };
         if let Some(handle) = self.handles.get_mut(&fd) {
             if ok {
                 handle.position += data.len() as u64;
@@ -321,6 +378,21 @@ impl Host {
     pub fn close(&mut self, fd: i32) {
         self.handles.remove(&fd);
     }
+}
+
+/// The bytes of the files in `dir` and its folders (links not followed).
+fn folder_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|entry| match entry.metadata() {
+            Ok(meta) if meta.is_dir() => folder_bytes(&entry.path()),
+            Ok(meta) => meta.len(),
+            Err(_) => 0,
+        })
+        .sum()
 }
 
 /// How MARS names a source file in runtime errors: its absolute path. The name is tried as given

@@ -122,7 +122,7 @@ impl MipsMachine {
             .collect();
         let mut host = Host::new(opts.work_dir.clone(), &names);
         if let Some(dir) = &opts.files_dir {
-            host.confine_files(dir)
+            host.confine_files(dir, opts.files_quota)
                 .map_err(|e| LoadError::Option(format!("--files {}: {e}", dir.display())))?;
         }
         let cpu = build_cpu(&program, opts)?;
@@ -533,6 +533,8 @@ pub fn load_machine_files(
     let asm_opts = AsmOptions {
         work_dir: opts.work_dir.clone(),
         delay_slots: opts.delay_slots,
+        sources: opts.sources.clone(),
+        deadline: opts.assembly_deadline,
     };
     let program = assemble_files(&files, &asm_opts).map_err(LoadError::Assembly)?;
     MipsMachine::new(program, opts)
@@ -541,6 +543,11 @@ pub fn load_machine_files(
 impl Machine for MipsMachine {
     fn take_host_stderr(&mut self) -> Vec<u8> {
         self.take_stderr()
+    }
+
+    fn limit_output(&mut self, limit: usize) {
+        self.cpu.console.limit_output(limit);
+        self.host.limit_stderr(limit);
     }
 
     fn wake_time(&self) -> Option<std::time::Instant> {

@@ -212,7 +212,9 @@ impl Syscall<'_> {
     /// Dialog text goes to the console or, with `dialogs_to_stderr`, to the stderr buffer.
     fn dialog_output(&mut self, bytes: &[u8]) {
         if self.sys.dialogs_to_stderr {
-            latin1_to_utf8(self.host.stderr(), bytes);
+            let mut text = Vec::with_capacity(bytes.len());
+            latin1_to_utf8(&mut text, bytes);
+            self.host.write_stderr(&text);
         } else {
             self.print_latin1(bytes);
         }
@@ -476,7 +478,7 @@ impl Syscall<'_> {
                 len
             }
             2 => {
-                self.host.stderr().extend_from_slice(&data);
+                self.host.write_stderr(&data);
                 len
             }
             _ => {

@@ -99,3 +99,180 @@ fn a_folder_that_is_not_there_is_a_clear_error() {
         "{err}"
     );
 }
+
+/// Assembles `main` (written to `dir/sub/main.asm`) with includes confined to `dir/sub`.
+fn assemble_confined(dir: &std::path::Path, main: &str) -> Result<(), String> {
+    std::fs::write(dir.join("sub/main.asm"), main).unwrap_or_else(|e| panic!("{e}"));
+    let opts = MachineOptions {
+        sources: asmdbg_core::SourceAccess::confined(&dir.join("sub")).expect("folder"),
+        ..Default::default()
+    };
+    let path = dir.join("sub/main.asm").display().to_string();
+    load_machine(&path, main, &opts)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn includes_reach_only_the_confined_folder_and_say_nothing_of_what_is_outside() {
+    let dir = scratch("includes");
+    let secret = "main: li $v0, 10\n      syscall   # SECRET SOLUTION\n";
+    std::fs::write(dir.join("solution.asm"), secret).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.join("sub/lib.asm"), "li $v0, 10\nsyscall\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(assemble_confined(&dir, ".include \"lib.asm\"\n"), Ok(()));
+    let outside = [
+        format!(".include \"{}\"", dir.join("solution.asm").display()),
+        ".include \"../solution.asm\"".to_string(),
+        ".include \"/etc/passwd\"".to_string(),
+        ".include \"/dev/zero\"".to_string(),
+    ];
+    for line in outside {
+        let err = assemble_confined(&dir, &format!("{line}\n")).unwrap_err();
+        let name = line.trim_start_matches(".include ").trim_matches('"');
+        assert!(
+            err.contains(&format!(
+                "main.asm:1:10: error: Error reading include file {name}\n"
+            )),
+            "{line}: {err}"
+        );
+        assert!(!err.contains("SECRET") && !err.contains("root:"), "{err}");
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("solution.asm"), dir.join("sub/link.asm"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = assemble_confined(&dir, ".include \"link.asm\"\n").unwrap_err();
+        assert!(
+            err.contains("Error reading include file link.asm\n"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_include_that_is_not_a_file_or_too_large_is_refused_with_its_reason() {
+    let dir = scratch("include-limits");
+    std::fs::write(dir.join("sub/big.asm"), vec![b'\n'; (1 << 20) + 1])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = assemble_confined(&dir, ".include \"big.asm\"\n").unwrap_err();
+    assert!(
+        err.contains("Error reading include file big.asm: larger than 1048576 bytes"),
+        "{err}"
+    );
+    // Not confined (`asmdbg run`): a device is still no file to include.
+    let err = load_machine(
+        "m.asm",
+        ".include \"/dev/zero\"\n",
+        &MachineOptions::default(),
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("Error reading include file /dev/zero: not a regular file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn assembly_gives_up_at_its_deadline() {
+    // 2^16 lines of macro expansion: quick, but not before a deadline already past.
+    let mut src = String::from(".macro m0\nnop\n.end_macro\n");
+    for i in 1..=16 {
+        src.push_str(&format!(".macro m{i}\nm{p}\nm{p}\n.end_macro\n", p = i - 1));
+    }
+    src.push_str("main: m16\n");
+    let opts = MachineOptions {
+        assembly_deadline: Some(std::time::Instant::now()),
+        ..Default::default()
+    };
+    let err = load_machine("bomb.asm", &src, &opts)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("assembly did not finish in the time it was given"),
+        "{err}"
+    );
+    assert!(load_machine("bomb.asm", &src, &MachineOptions::default()).is_ok());
+}
+
+#[test]
+fn files_beyond_the_quota_fail_to_write_as_on_a_full_disk() {
+    let dir = scratch("quota");
+    // Writes 600 bytes to out.txt three times: the third would pass a 1,500-byte quota.
+    let src = r#"
+        .data
+        name: .asciiz "out.txt"
+        buf: .space 600
+        .text
+        la $a0, name
+        li $a1, 1
+        li $v0, 13
+        syscall
+        move $s0, $v0
+        li $s2, 0
+    again:
+        move $a0, $s0
+        la $a1, buf
+        li $a2, 600
+        li $v0, 15
+        syscall
+        sll $t0, $s2, 2
+        addu $t0, $t0, $sp
+        sw $v0, -16($t0)
+        addiu $s2, $s2, 1
+        blt $s2, 3, again
+        li $v0, 10
+        syscall
+        "#;
+    let opts = MachineOptions {
+        files_dir: Some(dir.clone()),
+        files_quota: Some(1500),
+        ..Default::default()
+    };
+    let mut m = load_machine("q.asm", src, &opts).unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(m.run(100_000).stop, Some(StopEvent::Exited(0))));
+    let sp = m.read_register(29).expect("sp");
+    let results: Vec<i32> = (0..3)
+        .map(|i| m.peek_word(sp - 16 + 4 * i).expect("word") as i32)
+        .collect();
+    assert_eq!(results, [600, 600, -1]);
+    assert_eq!(
+        std::fs::metadata(dir.join("out.txt")).map(|m| m.len()).ok(),
+        Some(1200)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stderr_and_console_output_stop_growing_at_the_hosts_limit() {
+    let src = r#"
+        .data
+        msg: .asciiz "0123456789"
+        .text
+        li $s0, 100
+    loop:
+        li $a0, 2
+        la $a1, msg
+        li $a2, 10
+        li $v0, 15
+        syscall
+        la $a0, msg
+        li $v0, 4
+        syscall
+        addiu $s0, $s0, -1
+        bgtz $s0, loop
+        li $v0, 10
+        syscall
+        "#;
+    let mut m =
+        load_machine("out.asm", src, &MachineOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    m.limit_output(25);
+    assert!(matches!(m.run(1_000_000).stop, Some(StopEvent::Exited(0))));
+    assert_eq!(m.take_host_stderr().len(), 25);
+    assert_eq!(m.console().take_output().len(), 25);
+}

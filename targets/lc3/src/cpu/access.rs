@@ -108,6 +108,9 @@ impl Cpu {
             return Err(Exit::Exception(VEC_ACCESS));
         }
         match addr {
+            // Input held back (a grader's shared prefix): this look at the keyboard is where
+            // the program's run starts to depend on its input.
+            KBSR if self.console.input_held() => Err(Exit::NeedInput),
             KBSR if self.console.pending_input() == 0 => {
                 self.empty_polls += 1;
                 if self.empty_polls >= POLLS_BEFORE_WAITING {

@@ -41,12 +41,16 @@ impl Cpu {
         // An instruction resumed after a watch stop runs before any interrupt: the watch stop
         // interrupted it, not the other way round.
         let resuming = self.debug.watch.resuming();
-        if self.irq_armed && !resuming && self.poll_interrupt() {
-            // Taking an interrupt is a step of its own: it stops at the routine's first
-            // instruction (where a breakpoint there stops `continue` too), so gdb's `stepi`
-            // shows the interrupt arrive, `step` stops in the routine and `next` runs it to
-            // its RTI as it runs a called subroutine. No instruction ran.
-            return None;
+        if self.irq_armed && !resuming {
+            match self.poll_interrupt() {
+                // Taking an interrupt is a step of its own: it stops at the routine's first
+                // instruction (where a breakpoint there stops `continue` too), so gdb's
+                // `stepi` shows the interrupt arrive, `step` stops in the routine and `next`
+                // runs it to its RTI as it runs a called subroutine. No instruction ran.
+                Ok(true) => return None,
+                Ok(false) => {}
+                Err(exit) => return self.resolve(self.pc, exit).1,
+            }
         }
         let at = self.pc;
         let result = if resuming {
@@ -151,7 +155,10 @@ impl Cpu {
     #[inline(never)]
     fn run_ordinary(&mut self, done: &mut u64, blocks: &mut BlockCache) -> Option<StopEvent> {
         if self.irq_armed {
-            let _ = self.poll_interrupt();
+            if let Err(exit) = self.poll_interrupt() {
+                // Before the instruction: nothing ran, the PC is where it was.
+                return self.resolve(self.pc, exit).1;
+            }
         }
         if self.breakpoint_at(self.pc) {
             return Some(StopEvent::Breakpoint);

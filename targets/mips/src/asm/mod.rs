@@ -85,6 +85,10 @@ pub struct AsmOptions {
     pub work_dir: Option<PathBuf>,
     /// MARS's `db` setting: pseudo-instructions get their delay-slot `nop`s and branch offsets.
     pub delay_slots: bool,
+    /// Which files `.include` may read, and how much (a grader confines it to the submission).
+    pub sources: asmdbg_core::SourceAccess,
+    /// Assembly gives up at this instant (macros and includes can make a short file long).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// MARS's default memory map.
@@ -146,13 +150,26 @@ pub fn assemble_files(files: &[SourceFile], opts: &AsmOptions) -> Result<Program
         return Err(diags);
     }
     let mut asm = Assembler::new(opts);
+    // The files given count against the program's limit too (their includes add to it).
+    let mut used: u64 = files.iter().map(|f| f.text.len() as u64).sum();
     for file in files {
         let id = asm.sources.add(file.clone());
         asm.begin_file(id);
-        let lines = source::load(id, file, opts, &mut asm.sources, &mut asm.diags);
+        let lines = source::load(id, file, opts, &mut asm.sources, &mut asm.diags, &mut used);
         let lines = asm.substitute_eqv(lines);
         asm.run(&lines, 0);
         asm.end_file();
+        if asm.out_of_time {
+            break;
+        }
+    }
+    if asm.out_of_time {
+        let mut diags = asm.diags;
+        diags.push(Diagnostic::file_error(
+            &files[0].name,
+            "assembly did not finish in the time it was given (its macros or includes make the program too long)",
+        ));
+        return Err(diags);
     }
     asm.finish()
 }
@@ -195,6 +212,10 @@ struct Assembler<'o> {
     macros: Vec<Macro>,
     macro_counter: u32,
     expanded_lines: usize,
+    /// Statements handled since the deadline was last looked at.
+    since_deadline_check: u32,
+    /// The deadline passed: the rest is skipped and assembly fails.
+    out_of_time: bool,
     pending: Vec<Pending>,
     fixups: Vec<DataFixup>,
 }
@@ -232,6 +253,8 @@ impl<'o> Assembler<'o> {
             macros: Vec::new(),
             macro_counter: 0,
             expanded_lines: 0,
+            since_deadline_check: 0,
+            out_of_time: false,
             pending: Vec::new(),
             fixups: Vec::new(),
         }

@@ -14,6 +14,9 @@ impl Assembler<'_> {
     pub(super) fn run(&mut self, lines: &[Line], depth: u32) {
         let mut i = 0;
         while i < lines.len() {
+            if self.past_deadline() {
+                return;
+            }
             let line = &lines[i];
             let is_macro = line
                 .tokens
@@ -26,6 +29,23 @@ impl Assembler<'_> {
             self.statement(line, depth);
             i += 1;
         }
+    }
+
+    /// Whether assembly ran past its deadline (looked at every 1,024 statements: a clock read
+    /// a statement would cost more than the statement).
+    fn past_deadline(&mut self) -> bool {
+        if self.out_of_time {
+            return true;
+        }
+        let Some(deadline) = self.opts.deadline else {
+            return false;
+        };
+        self.since_deadline_check += 1;
+        if self.since_deadline_check >= 1024 {
+            self.since_deadline_check = 0;
+            self.out_of_time = std::time::Instant::now() >= deadline;
+        }
+        self.out_of_time
     }
 
     fn statement(&mut self, line: &Line, depth: u32) {
