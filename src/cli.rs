@@ -50,6 +50,11 @@ pub struct TestArgs {
     /// Write every result as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Write GitHub Classroom's results here (one submission; the JSON the autograding
+    /// reporter reads, base64-encoded by the workflow): points per case, hidden cases' reasons
+    /// left out.
+    #[arg(long, value_name = "FILE")]
+    pub classroom: Option<PathBuf>,
     /// Only the case of this name.
     #[arg(long, value_name = "NAME")]
     pub case: Option<String>,

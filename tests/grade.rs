@@ -571,3 +571,216 @@ fn normalised_output_from_a_file_may_ignore_case_and_punctuation() {
     let out = asmdbg_in(dir.path(), &["test", "spec.toml"]);
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
+
+#[test]
+fn usage_errors_exit_2_before_anything_is_graded() {
+    let checks =
+        spec("[[case]]\nname = \"sum\"\ninput = \"34\"\n[case.expect]\nexit = \"normal\"\n");
+    let dir = Scratch::with_files(&[("spec.toml", &checks), ("adder.asm", ADDER)]);
+    for (args, says) in [
+        (
+            vec!["test", "spec.toml", "--junit", "no/such/folder/j.xml"],
+            "cannot write no/such/folder/j.xml: there is no folder no/such/folder",
+        ),
+        (
+            vec!["test", "spec.toml", "--json", "missing/r.json"],
+            "cannot write missing/r.json",
+        ),
+        (
+            vec!["test", "spec.toml", "nobody"],
+            "nobody: no such folder; name a submission's folder or a folder of submissions",
+        ),
+        (
+            vec!["test", "spec.toml", "adder.asm"],
+            "adder.asm: not a folder",
+        ),
+        (vec!["test", "nospec.toml"], "nospec.toml: "),
+        (
+            vec!["test", "spec.toml", "--case", "nope"],
+            "no case named 'nope'",
+        ),
+    ] {
+        let out = asmdbg_in(dir.path(), &args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing graded");
+    }
+}
+
+#[test]
+fn a_check_on_a_label_the_program_lacks_fails_alone() {
+    let checks = spec(
+        r#"
+[[case]]
+name = "sum"
+input = "34"
+[case.expect]
+output = "8\n----- Halting the processor ----- \n"
+memory = { TOTAL = 7 }
+[[case.watch]]
+at = "COUNTER"
+writes = [1]
+[[case.hit]]
+label = "NOWHERE"
+register = "R0"
+values = [1]
+[[case.watch]]
+at = "SUM"
+writes = [7]
+"#,
+    );
+    let dir = Scratch::with_files(&[("spec.toml", &checks), ("adder.asm", ADDER)]);
+    let out = asmdbg_in(dir.path(), &["test", "spec.toml", "--json", "r.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let got = failures(&json(&dir.path().join("r.json"))[0]);
+    assert_eq!(
+        got[0].1,
+        [
+            "output differs at line 1: expected \"8\", got \"7\"",
+            "memory TOTAL: 'TOTAL' is not an address or a label of the program",
+            "watch COUNTER: 'COUNTER' is not an address or a label of the program",
+            "hit NOWHERE: 'NOWHERE' is not an address or a label of the program",
+        ],
+        "the run happened; the SUM watch passed"
+    );
+}
+
+/// A MIPS program that reads a data file the case provides, writes its own file, and ends with
+/// the exit code it read from the input.
+const FILES_PROGRAM: &str = r#"
+        .data
+inname: .asciiz "in.txt"
+outname: .asciiz "out.txt"
+buf:    .space 16
+        .text
+        la $a0, inname
+        li $a1, 0
+        li $v0, 13
+        syscall
+        move $a0, $v0
+        la $a1, buf
+        li $a2, 16
+        li $v0, 14
+        syscall
+        move $s1, $v0           # bytes read (-1 without the file)
+        la $a0, outname
+        li $a1, 1
+        li $v0, 13
+        syscall
+        move $a0, $v0
+        la $a1, buf
+        move $a2, $s1
+        li $v0, 15
+        syscall
+        li $v0, 5
+        syscall
+        move $a0, $v0
+        li $v0, 17
+        syscall
+"#;
+
+#[test]
+fn data_files_written_files_and_exit_codes_are_checked() {
+    let checks = r#"[program]
+files = ["f.asm"]
+[[case]]
+name = "copies"
+input = "3\n"
+data_files = { "in.txt" = "data/one.txt" }
+[case.expect]
+exit_code = 3
+files = { "out.txt" = "first" }
+[[case]]
+name = "copies the other"
+input = "0\n"
+data_files = { "in.txt" = "data/two.txt" }
+[case.expect]
+exit_code = 0
+files_from = { "out.txt" = "data/two.txt" }
+[[case]]
+name = "wrong"
+input = "4\n"
+data_files = { "in.txt" = "data/one.txt" }
+[case.expect]
+exit_code = 3
+files = { "out.txt" = "second", "log.txt" = "" }
+"#;
+    let dir = Scratch::with_files(&[
+        ("spec.toml", checks),
+        ("f.asm", FILES_PROGRAM),
+        ("data/one.txt", "first"),
+        ("data/two.txt", "second"),
+    ]);
+    for shared in [true, false] {
+        let mut args = vec!["test", "spec.toml", "--json", "r.json"];
+        if !shared {
+            args.push("--no-shared-prefix");
+        }
+        let out = asmdbg_in(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let got = failures(&json(&dir.path().join("r.json"))[0]);
+        assert_eq!(got[0].1, Vec::<String>::new(), "{shared}");
+        assert_eq!(got[1].1, Vec::<String>::new(), "{shared}");
+        assert_eq!(
+            got[2].1,
+            [
+                "the program ended with exit code 4 where 3 is expected",
+                "the program did not write the file log.txt",
+                "the file out.txt differs at line 1: expected \"second\", got \"first\"",
+            ],
+            "{shared}"
+        );
+    }
+    // Under the debugger the case's folder holds its data files.
+    let out = asmdbg_in(
+        dir.path(),
+        &["test", "spec.toml", "--case", "copies", "--debug"],
+    );
+    let shown = text(&out.stdout);
+    let files = shown
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("--files="))
+        .unwrap_or_else(|| panic!("{shown}"));
+    assert_eq!(
+        std::fs::read_to_string(Path::new(files).join("in.txt"))
+            .ok()
+            .as_deref(),
+        Some("first")
+    );
+}
+
+#[test]
+fn mips_dialogs_go_where_the_spec_says() {
+    let src = r#"
+        .data
+ask:    .asciiz "How many? "
+        .text
+        la $a0, ask
+        li $v0, 51
+        syscall
+        move $a0, $a0
+        li $v0, 1
+        syscall
+        li $v0, 10
+        syscall
+"#;
+    // The dialog shows its message and echoes the answer (MARS's console form); on stderr
+    // only the program's own output is left on the console.
+    for (dialogs, output) in [("console", "How many?  7\\n7"), ("stderr", "7")] {
+        let checks = format!(
+            "[program]\nfiles = [\"d.asm\"]\ndialogs = \"{dialogs}\"\n[[case]]\nname = \"d\"\ninput = \"7\\n\"\n[case.expect]\noutput = \"{output}\"\n"
+        );
+        let dir = Scratch::with_files(&[("spec.toml", &checks), ("d.asm", src)]);
+        let out = asmdbg_in(dir.path(), &["test", "spec.toml"]);
+        assert!(out.status.success(), "{dialogs}: {}", text(&out.stdout));
+    }
+}

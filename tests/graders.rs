@@ -23,10 +23,17 @@ fn repo() -> &'static Path {
 /// A fake /autograder: the zip's files in source/ (the spec, the scripts, bin/asmdbg) and the
 /// submission.
 fn autograder(submission: &str) -> Scratch {
-    let root = Scratch::with_files(&[
-        ("source/spec.toml", SPEC),
-        ("submission/answer.asm", submission),
-    ]);
+    autograder_with(&[("answer.asm", submission)])
+}
+
+/// A fake /autograder whose submission folder holds `files` (paths relative to it).
+fn autograder_with(files: &[(&str, &str)]) -> Scratch {
+    let root = Scratch::with_files(&[("source/spec.toml", SPEC)]);
+    let submission = root.path().join("submission");
+    std::fs::create_dir_all(&submission).expect("submission");
+    for (name, text) in files {
+        root.write(&format!("submission/{name}"), text);
+    }
     let bin = root.path().join("source/bin");
     std::fs::create_dir_all(&bin).expect("bin");
     std::fs::copy(env!("CARGO_BIN_EXE_asmdbg"), bin.join("asmdbg")).expect("copy asmdbg");
@@ -94,8 +101,10 @@ fn setup_without_asmdbg_says_what_the_zip_lacks() {
     assert!(text(&setup.stderr).contains("holds neither bin/asmdbg nor asmdbg's source"));
 }
 
-/// The workflow grades the way this test does: `asmdbg test tests/spec.toml .` in a student's
-/// repository, writing JUnit.
+/// The workflow grades the way this test does: the student's repository checked out in
+/// `submission/`, the course's private grading repository in `grading/`, `asmdbg test` writing
+/// GitHub Classroom's results with points, which the reporter step reads from the runner id the
+/// workflow names.
 #[test]
 fn the_classroom_workflow_runs_what_it_documents() {
     let workflow =
@@ -103,19 +112,103 @@ fn the_classroom_workflow_runs_what_it_documents() {
             .expect("workflow");
     let line = workflow
         .lines()
-        .find_map(|l| l.trim().strip_prefix("run: asmdbg test "))
+        .find_map(|l| l.trim().strip_prefix("asmdbg test "))
         .expect("a step runs asmdbg test");
-    let args: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(args[..2], ["tests/spec.toml", "."]);
-    let repo_dir = Scratch::with_files(&[("tests/spec.toml", SPEC), ("answer.asm", PROGRAM)]);
+    let command = line.split("||").next().expect("command");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(args[..2], ["grading/spec.toml", "submission"]);
+    assert!(
+        workflow.contains("runners: asmdbg") && workflow.contains("ASMDBG_RESULTS:"),
+        "the reporter reads the runner's results from <ID>_RESULTS"
+    );
+    assert!(
+        workflow.contains("cache-hit != 'true'"),
+        "asmdbg is built once per version"
+    );
+    let checkout = Scratch::with_files(&[
+        ("grading/spec.toml", SPEC),
+        ("submission/answer.asm", PROGRAM),
+        ("submission/README.md", "# lab"),
+    ]);
     let mut argv = vec!["test"];
     argv.extend(&args);
-    let out = support::asmdbg_in(repo_dir.path(), &argv);
+    let out = support::asmdbg_in(checkout.path(), &argv);
     assert!(
         out.status.success(),
         "{}{}",
         text(&out.stdout),
         text(&out.stderr)
     );
-    assert!(repo_dir.path().join("junit.xml").exists());
+    assert!(checkout.path().join("junit.xml").exists());
+    let bytes = std::fs::read(checkout.path().join("classroom.json")).expect("classroom.json");
+    let value: Value = serde_json::from_slice(&bytes).expect("JSON");
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["status"], "pass");
+    assert_eq!(value["max_score"], 4.0);
+    assert_eq!(value["tests"][0]["score"], 3.0);
+    assert_eq!(value["tests"][1]["message"], "a hidden case");
+}
+
+/// What students really upload: every shape gets a results.json with a score and a reason,
+/// never "the autograder failed".
+#[test]
+fn every_upload_shape_gets_results_with_a_reason() {
+    for (files, score, says) in [
+        (vec![("Answer.asm", PROGRAM)], 0.0, "it holds Answer.asm (Answer.asm differs only in the case of its letters: name it answer.asm)"),
+        (vec![], 0.0, "the submission has no answer.asm; it is empty"),
+        (vec![("notes.txt", "hi")], 0.0, "the submission has no answer.asm; it holds notes.txt"),
+        (
+            vec![
+                ("lab4/answer.asm", PROGRAM),
+                ("__MACOSX/lab4/._answer.asm", "\u{5}\u{16}Mac OS X"),
+                (".git/config", "[core]"),
+            ],
+            4.0,
+            "",
+        ),
+    ] {
+        let root = autograder_with(&files);
+        let run = script(root.path(), "run_autograder");
+        assert!(run.status.success(), "{files:?}: {}", text(&run.stderr));
+        let value = results(root.path());
+        assert_eq!(value["score"], score, "{files:?}: {value}");
+        assert!(value.to_string().contains(says), "{files:?}: {says} in {value}");
+    }
+    // A byte order mark (Notepad's UTF-8) is fine.
+    let root = autograder(&format!("\u{feff}{PROGRAM}"));
+    script(root.path(), "run_autograder");
+    assert_eq!(results(root.path())["score"], 4.0);
+    let root = autograder_with(&[
+        ("lab4/answer.asm", PROGRAM),
+        ("__MACOSX/lab4/._answer.asm", "x"),
+    ]);
+    script(root.path(), "run_autograder");
+    assert_eq!(
+        results(root.path())["output"],
+        "the program's files were found in the folder lab4/ of the submission"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn setup_takes_a_binary_that_lost_its_executable_bit() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = autograder(PROGRAM);
+    let bin = root.path().join("source/bin/asmdbg");
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let setup = script(root.path(), "setup.sh");
+    assert!(setup.status.success(), "{}", text(&setup.stderr));
+    assert!(text(&setup.stdout).contains("using the asmdbg binary shipped in the zip (asmdbg "));
+    let run = script(root.path(), "run_autograder");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(results(root.path())["score"], 4.0);
+    // A binary for another system says so.
+    std::fs::write(&bin, "not a program").expect("write");
+    let setup = script(root.path(), "setup.sh");
+    assert!(!setup.status.success());
+    assert!(
+        text(&setup.stderr).contains("bin/asmdbg is in the zip but does not run on this image"),
+        "{}",
+        text(&setup.stderr)
+    );
 }

@@ -7,8 +7,15 @@
 # here with a Rust toolchain from rustup.
 set -euo pipefail
 source_dir="${AUTOGRADER_ROOT:-/autograder}/source"
-if [ -x "$source_dir/bin/asmdbg" ]; then
-  echo "setup.sh: using the asmdbg binary shipped in the zip"
+if [ -f "$source_dir/bin/asmdbg" ]; then
+  # A zip made without Unix permissions (Windows, some zip tools) drops the executable bit.
+  chmod +x "$source_dir/bin/asmdbg"
+  if ! version=$("$source_dir/bin/asmdbg" --version 2>&1); then
+    echo "setup.sh: bin/asmdbg is in the zip but does not run on this image: $version" >&2
+    echo "setup.sh: ship the static Linux x86-64 build (x86_64-unknown-linux-musl) or asmdbg's source as asmdbg/" >&2
+    exit 1
+  fi
+  echo "setup.sh: using the asmdbg binary shipped in the zip ($version)"
   exit 0
 fi
 if [ ! -f "$source_dir/asmdbg/Cargo.toml" ]; then

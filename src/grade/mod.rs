@@ -312,14 +312,16 @@ fn load_group(
         && cases
             .iter()
             .all(|c| c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty());
-    let mut prefix_stderr = 0;
-    if shareable && runner::run_prefix(machine.machine(), limit.max_steps, deadline) {
-        prefix_stderr = machine.machine().take_host_stderr().len();
+    let shared = shareable
+        .then(|| runner::run_prefix(machine.machine(), limit.max_steps, deadline))
+        .flatten();
+    if shared.is_some() {
         machine.save();
     } else {
         machine.rewind();
         machine.machine().take_host_stderr();
     }
+    let prefix_stderr = shared.unwrap_or(0);
     let files = folder_files(&files_dir);
     Ok(Group {
         machine,
@@ -613,13 +615,10 @@ pub fn command(args: &TestArgs) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let subs = submissions::submissions(
-        &spec.program.files,
-        &spec.dir,
-        &args.submissions,
-        args.gradescope.is_some(),
-    )
-    .map_err(SetupError::Usage)?;
+    // Gradescope and GitHub Classroom grade one submission: the folder named is it.
+    let one = args.gradescope.is_some() || args.classroom.is_some();
+    let subs = submissions::submissions(&spec.program.files, &spec.dir, &args.submissions, one)
+        .map_err(SetupError::Usage)?;
     if args.debug {
         return debug_case(&spec, &subs);
     }
@@ -659,6 +658,9 @@ pub fn command(args: &TestArgs) -> anyhow::Result<ExitCode> {
             path,
             &serde_json::to_string_pretty(&report::json(&results))?,
         )?;
+    }
+    if let (Some(path), [one]) = (&args.classroom, results.as_slice()) {
+        write_result(path, &serde_json::to_string(&report::classroom(one))?)?;
     }
     let all = results.iter().all(SubmissionResult::passed);
     Ok(if all {
@@ -735,6 +737,24 @@ fn debug_case(spec: &Spec, subs: &[Submission]) -> anyhow::Result<ExitCode> {
         std::fs::write(&keys_path, text)?;
         argv.push(format!("--keys={}", keys_path.display()));
         launch["keys"] = keys_path.display().to_string().into();
+    }
+    if p.dialogs == Some(spec::Dialogs::Stderr) {
+        argv.push("--dialogs=stderr".to_string());
+        launch["dialogs"] = "stderr".into();
+    }
+    if !case.data_files.is_empty() {
+        // The case's folder as the grader gives it: its data files, nothing else.
+        let files = dir.join("files");
+        std::fs::create_dir_all(&files)?;
+        for (name, file) in &case.data_files {
+            std::fs::write(
+                files.join(name),
+                spec_file(spec, file).map_err(anyhow::Error::msg)?,
+            )?;
+        }
+        argv.push(format!("--files={}", files.display()));
+        // The program's relative file names resolve in the debugger's working directory.
+        launch["cwd"] = files.display().to_string().into();
     }
     for poke in &case.poke {
         argv.push(format!("--poke={poke}"));

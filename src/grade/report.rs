@@ -191,6 +191,44 @@ pub fn gradescope(sub: &SubmissionResult) -> Value {
     results
 }
 
+/// GitHub Classroom's runner results for one submission (what its autograding reporter action
+/// reads from a runner step's output, base64-encoded): a test per case with its points, the
+/// reasons as its message. A hidden case shows its name and points only: the reporter prints
+/// every message in the run's log, which the student reads.
+pub fn classroom(sub: &SubmissionResult) -> Value {
+    let tests: Vec<Value> = sub
+        .cases
+        .iter()
+        .map(|case| {
+            let message = match case.visibility {
+                Visibility::Hidden => "a hidden case".to_string(),
+                Visibility::Visible => {
+                    let mut text = case.summary.clone();
+                    for failure in sub.notes.iter().chain(&case.failures) {
+                        text.push('\n');
+                        text.push_str(failure);
+                    }
+                    text
+                }
+            };
+            json!({
+                "name": case.name,
+                "status": if case.passed() { "pass" } else { "fail" },
+                "score": case.points,
+                "max_score": case.max_points,
+                "message": message,
+                "duration": (case.seconds * 1000.0).round(),
+            })
+        })
+        .collect();
+    json!({
+        "version": 1,
+        "status": if sub.passed() { "pass" } else { "fail" },
+        "max_score": sub.max_score(),
+        "tests": tests,
+    })
+}
+
 /// asmdbg's JSON: every submission and case with all of its failures.
 pub fn json(results: &[SubmissionResult]) -> Value {
     Value::Array(
@@ -272,6 +310,18 @@ mod tests {
             text.contains("message=\"output differs at line 1?\""),
             "{text}"
         );
+    }
+
+    #[test]
+    fn classroom_has_points_and_hides_hidden_reasons() {
+        let value = classroom(&sample()[0]);
+        assert_eq!(value["version"], 1);
+        assert_eq!(value["status"], "fail");
+        assert_eq!(value["max_score"], 3.5);
+        assert_eq!(value["tests"][0]["status"], "pass");
+        assert_eq!(value["tests"][0]["score"], 2.0);
+        assert_eq!(value["tests"][1]["message"], "a hidden case");
+        assert!(!value.to_string().contains("differs"));
     }
 
     #[test]

@@ -209,24 +209,31 @@ pub fn register_index(machine: &dyn Machine, name: &str) -> Option<usize> {
 
 /// Runs the part every case of a group shares, with the input held back
 /// ([`asmdbg_core::Console::hold_input`]): until the program first looks at its input. Returns
-/// whether it stopped there; a run that ended any other way (the program ended without reading
-/// input, a limit came first, it printed too much) is no shared prefix and the caller discards
-/// it. Its output stays in the console, its stderr on the host, for each case to take.
-pub fn run_prefix(machine: &mut dyn Machine, max_steps: u64, deadline: Instant) -> bool {
+/// the bytes it wrote to stderr if it stopped there; `None` for a run that ended any other way
+/// (the program ended without reading input, a limit came first, it printed too much), which
+/// is no shared prefix: the caller discards it. Its console output stays in the console for each
+/// case to take.
+pub fn run_prefix(machine: &mut dyn Machine, max_steps: u64, deadline: Instant) -> Option<usize> {
     machine.console().hold_input();
     let mut pacer = Pacer::new();
+    let mut stderr_bytes = 0;
     loop {
         let executed = machine.instructions_executed();
-        if executed % SEGMENT == 0 && machine.console().output().len() > OUTPUT_LIMIT {
-            return false;
+        if executed % SEGMENT == 0 {
+            stderr_bytes += machine.take_host_stderr().len();
+            if machine.console().output().len() + stderr_bytes > OUTPUT_LIMIT {
+                return None;
+            }
         }
         if executed >= max_steps || Instant::now() >= deadline {
-            return false;
+            return None;
         }
         match pacer.run(machine, max_steps).stop {
             None => {}
-            Some(StopEvent::NeedInput) => return machine.console().input_held(),
-            Some(_) => return false,
+            Some(StopEvent::NeedInput) if machine.console().input_held() => {
+                return Some(stderr_bytes + machine.take_host_stderr().len());
+            }
+            Some(_) => return None,
         }
     }
 }

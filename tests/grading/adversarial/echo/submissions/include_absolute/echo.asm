@@ -1,0 +1,1 @@
+.include "@SPEC@/solution/echo.asm"

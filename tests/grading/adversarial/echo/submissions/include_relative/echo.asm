@@ -1,0 +1,1 @@
+.include "../../solution/echo.asm"

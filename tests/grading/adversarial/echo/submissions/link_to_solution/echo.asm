@@ -1,0 +1,1 @@
+../../solution/echo.asm
