@@ -24,6 +24,10 @@ pub struct SourceLimits {
     pub file_bytes: u64,
     /// Bytes of all of a program's files and includes together.
     pub program_bytes: u64,
+    /// Lines an assembler may work through for one program: its files' and includes' lines and
+    /// every line its macros expand to. An assembler holds a few hundred bytes for each, so
+    /// this bounds its memory where the bytes alone would not (16 MiB of `nop` lines).
+    pub lines: u64,
 }
 
 impl SourceLimits {
@@ -32,11 +36,13 @@ impl SourceLimits {
     pub const OPEN: SourceLimits = SourceLimits {
         file_bytes: 64 << 20,
         program_bytes: 256 << 20,
+        lines: u64::MAX,
     };
     /// Inside a sandbox (a submission being graded).
     pub const CONFINED: SourceLimits = SourceLimits {
         file_bytes: 1 << 20,
         program_bytes: 16 << 20,
+        lines: 250_000,
     };
 }
 

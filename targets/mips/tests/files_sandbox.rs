@@ -276,3 +276,23 @@ fn stderr_and_console_output_stop_growing_at_the_hosts_limit() {
     assert_eq!(m.take_host_stderr().len(), 25);
     assert_eq!(m.console().take_output().len(), 25);
 }
+
+#[test]
+fn a_confined_program_has_at_most_250000_lines_with_its_macro_expansions() {
+    let dir = scratch("lines");
+    // 2^18 = 262,144 nops from a few lines of macros: too many for a sandbox.
+    let mut src = String::from(".macro m0\nnop\n.end_macro\n");
+    for i in 1..=18 {
+        src.push_str(&format!(".macro m{i}\nm{p}\nm{p}\n.end_macro\n", p = i - 1));
+    }
+    src.push_str("main: m18\n");
+    let err = assemble_confined(&dir, &src).unwrap_err();
+    assert!(
+        err.contains("main.asm: error: the program has more than 250000 lines with its includes and macro expansions"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "said once: {err}");
+    // Outside a sandbox only the macro expansion budget (a million lines) holds: see
+    // assembly_gives_up_at_its_deadline, which assembles 2^16 lines unconfined.
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -117,9 +117,13 @@ impl Assembler<'_> {
             .calls
             .iter()
             .any(|c| c.file == line.file && c.line == line.line);
-        self.expanded_lines += self.macros[index].body.len();
+        let body = self.macros[index].body.len();
+        self.expanded_lines += body;
         if self.expanded_lines > EXPANSION_BUDGET {
             self.error_at(line, op, "macro expansion produces too many lines");
+            return true;
+        }
+        if !self.count_lines(body, line.file) {
             return true;
         }
         if looped || depth >= 64 {

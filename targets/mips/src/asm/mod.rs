@@ -156,6 +156,9 @@ pub fn assemble_files(files: &[SourceFile], opts: &AsmOptions) -> Result<Program
         let id = asm.sources.add(file.clone());
         asm.begin_file(id);
         let lines = source::load(id, file, opts, &mut asm.sources, &mut asm.diags, &mut used);
+        if !asm.count_lines(lines.len(), id) {
+            break;
+        }
         let lines = asm.substitute_eqv(lines);
         asm.run(&lines, 0);
         asm.end_file();
@@ -212,10 +215,14 @@ struct Assembler<'o> {
     macros: Vec<Macro>,
     macro_counter: u32,
     expanded_lines: usize,
+    /// Lines read and expanded so far, against `opts.sources`' limit.
+    lines_seen: u64,
     /// Statements handled since the deadline was last looked at.
     since_deadline_check: u32,
     /// The deadline passed: the rest is skipped and assembly fails.
     out_of_time: bool,
+    /// The line limit was passed (reported once).
+    out_of_lines: bool,
     pending: Vec<Pending>,
     fixups: Vec<DataFixup>,
 }
@@ -253,8 +260,10 @@ impl<'o> Assembler<'o> {
             macros: Vec::new(),
             macro_counter: 0,
             expanded_lines: 0,
+            lines_seen: 0,
             since_deadline_check: 0,
             out_of_time: false,
+            out_of_lines: false,
             pending: Vec::new(),
             fixups: Vec::new(),
         }
@@ -304,6 +313,31 @@ impl<'o> Assembler<'o> {
             self.global_unit.insert(name.clone(), self.unit);
             let _ = self.globals.insert(sym);
         }
+    }
+
+    /// Counts `more` lines against the program's limit; past it, an error (at `file`) and
+    /// `false`: assembly stops.
+    fn count_lines(&mut self, more: usize, file: FileId) -> bool {
+        self.lines_seen = self.lines_seen.saturating_add(more as u64);
+        let limit = self.opts.sources.limits().lines;
+        if self.lines_seen <= limit {
+            return true;
+        }
+        if !self.out_of_lines {
+            self.out_of_lines = true;
+            let name = self
+                .sources
+                .get(file)
+                .map(|f| f.name.to_string())
+                .unwrap_or_default();
+            self.diags.push(Diagnostic::file_error(
+                &name,
+                format!(
+                    "the program has more than {limit} lines with its includes and macro expansions, the most asmdbg assembles in a sandbox"
+                ),
+            ));
+        }
+        false
     }
 
     // ----- diagnostics -------------------------------------------------------------------

@@ -14,7 +14,7 @@ impl Assembler<'_> {
     pub(super) fn run(&mut self, lines: &[Line], depth: u32) {
         let mut i = 0;
         while i < lines.len() {
-            if self.past_deadline() {
+            if self.past_deadline() || self.out_of_lines {
                 return;
             }
             let line = &lines[i];
