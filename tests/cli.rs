@@ -775,3 +775,91 @@ fn simplerisc_dead_code_with_a_typo_runs_to_its_end_with_warnings() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("error: The label does not exist"));
 }
+
+/// Windows editors start UTF-8 files with a byte order mark: every assembler takes it, through
+/// the command line and through its library (what the DAP session and the web page call).
+#[test]
+fn every_assembler_takes_a_utf8_byte_order_mark() {
+    let bom = "\u{feff}";
+    let lc3 = asmdbg_lc3::asm::assemble_str(
+        "b.asm",
+        &format!("{bom}.ORIG x3000\nHALT\n.END\n"),
+        &Default::default(),
+    );
+    assert!(lc3.is_ok(), "{:?}", lc3.err());
+    let mips = asmdbg_mips::asm::assemble(
+        &asmdbg_core::SourceFile::new("b.asm", format!("{bom}main: li $v0, 10\nsyscall\n")),
+        &Default::default(),
+    );
+    assert!(mips.is_ok(), "{:?}", mips.err());
+    let sr = asmdbg_simplerisc::assemble(
+        "b.asm",
+        &format!("{bom}mov r1, 5\nhlt\n"),
+        Default::default(),
+    );
+    assert!(sr.is_ok(), "{:?}", sr.err());
+    let dir = Scratch::new();
+    let file = dir.write(
+        "b.asm",
+        &format!("{bom}.ORIG x3000\nLEA R0, HI\nPUTS\nHALT\nHI .STRINGZ \"hi\"\n.END\n"),
+    );
+    let out = run_asmdbg(&["run", &file.display().to_string()], b"");
+    assert!(text(&out.stdout).starts_with("hi"), "{}", text(&out.stderr));
+}
+
+/// A file that is not text says what it is, and `--files` confines `.include` to the program's
+/// folder as it confines the program's own files.
+#[test]
+fn binary_and_utf16_files_say_what_they_are_and_files_confines_includes() {
+    let dir = Scratch::new();
+    let binary = dir.path().join("game.asm");
+    std::fs::write(&binary, [0x30, 0x00, 0xF0, 0x25, 0x01, 0x02]).expect("write");
+    let out = run_asmdbg(&["run", &binary.display().to_string()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("game.asm:1:2: not a text file (byte 0x00 is no character of assembly text); an LC-3 object file must be named .obj"),
+        "{}",
+        text(&out.stderr)
+    );
+    let utf16: Vec<u8> = "\u{feff}.ORIG x3000\nHALT\n.END\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let wide = dir.path().join("wide.asm");
+    std::fs::write(&wide, utf16).expect("write");
+    let out = run_asmdbg(&["run", &wide.display().to_string()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("wide.asm is UTF-16 text"),
+        "{}",
+        text(&out.stderr)
+    );
+    let main = dir.write(
+        "prog/main.asm",
+        ".include \"../secret.asm\"\nli $v0, 10\nsyscall\n",
+    );
+    dir.write("secret.asm", "li $t0, 1\n");
+    let files = dir.path().join("prog");
+    let out = run_asmdbg(
+        &[
+            "run",
+            &main.display().to_string(),
+            "--files",
+            &files.display().to_string(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("Error reading include file ../secret.asm"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_asmdbg(&["run", &main.display().to_string()], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "without --files: {}",
+        text(&out.stderr)
+    );
+}

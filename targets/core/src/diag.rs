@@ -49,8 +49,14 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A file named `name` holding `text`; a UTF-8 byte order mark at its start (what Windows
+    /// editors write) is not part of the text, so every assembler reads such a file as it
+    /// reads one without.
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
-        let text: Arc<str> = text.into();
+        let mut text: Arc<str> = text.into();
+        if let Some(rest) = text.strip_prefix('\u{feff}') {
+            text = Arc::from(rest);
+        }
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
@@ -333,6 +339,13 @@ mod tests {
             ds.to_string(),
             "a.asm: error: no .END directive found\n1 error found; nothing was assembled\n"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_text() {
+        let f = SourceFile::new("x", "\u{feff}.ORIG x3000\nHALT");
+        assert_eq!(f.line(1), ".ORIG x3000");
+        assert_eq!(f.line_count(), 2);
     }
 
     #[test]

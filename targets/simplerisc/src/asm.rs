@@ -59,6 +59,8 @@ pub fn is_operation(word: &str) -> bool {
 
 pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Diagnostics> {
     let mut sources = SourceMap::new();
+    // A UTF-8 byte order mark is no part of the program (SourceFile drops it too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let file = sources.add(SourceFile::new(path, text));
     let mut asm = Assembler {
         file,
