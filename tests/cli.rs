@@ -730,14 +730,25 @@ fn files_that_are_not_assembly_say_so_instead_of_asking_for_an_isa() {
         text(&out.stderr)
     );
 
-    // Control bytes make a file an LC-3 object file; a broken one says what is wrong with it.
+    // A file named .obj with bytes no text holds is an LC-3 object file; a broken one says
+    // what is wrong with it. Named otherwise, it is no text file.
+    let bytes = [0x7fu8, 0, 1, 2, 0xff, b'\n', 0];
+    let object = dir.path().join("game.obj");
+    std::fs::write(&object, bytes).expect("write");
+    let out = run_asmdbg(&["run", object.to_str().expect("utf-8 path")], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("game.obj: object file has an odd length"),
+        "{err}"
+    );
     let binary = dir.path().join("game.bin");
-    std::fs::write(&binary, [0x7fu8, 0, 1, 2, 0xff, b'\n', 0]).expect("write");
+    std::fs::write(&binary, bytes).expect("write");
     let out = run_asmdbg(&["run", binary.to_str().expect("utf-8 path")], b"");
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("game.bin: object file has an odd length"),
+        err.contains("game.bin:1:1: not a text file (byte 0x7f is no character of assembly text); an LC-3 object file must be named .obj"),
         "{err}"
     );
 

@@ -11,10 +11,14 @@ use super::{
     PSR_ADDR, READY, USER_BASE, VEC_ACCESS,
 };
 
-/// Empty KBSR polls in a row (with no console I/O between them) after which the program is
-/// taken to be waiting for a key. A wait loop reaches it within a few thousand instructions; a
-/// program that checks the keyboard between other work never does.
+/// Empty KBSR polls in a row (with no console I/O between them, each within [`POLL_GAP`]
+/// instructions of the last) after which the program is taken to be waiting for a key: a wait
+/// loop reaches it within a few thousand instructions, as lc3tools' rule does.
 const POLLS_BEFORE_WAITING: u32 = 1000;
+/// The most instructions between two empty polls of one wait: a poll loop is a few
+/// instructions (`LDI R0, KBSR` / `BRzp` back); a program that does more between two looks at
+/// the keyboard (a game drawing its next frame) is checking, not waiting, and never stops.
+pub(super) const POLL_GAP: u64 = 16;
 
 impl Cpu {
     /// A device register or memory word as the debugger sees it: no key is consumed.
@@ -112,7 +116,12 @@ impl Cpu {
             // the program's run starts to depend on its input.
             KBSR if self.console.input_held() => Err(Exit::NeedInput),
             KBSR if self.console.pending_input() == 0 => {
-                self.empty_polls += 1;
+                let Some(now) = self.poll_at else {
+                    return Err(Exit::Poll);
+                };
+                let tight = now.wrapping_sub(self.last_empty_poll) <= POLL_GAP;
+                self.last_empty_poll = now;
+                self.empty_polls = if tight { self.empty_polls + 1 } else { 1 };
                 if self.empty_polls >= POLLS_BEFORE_WAITING {
                     self.empty_polls = 0;
                     Err(Exit::NeedInput)

@@ -116,6 +116,10 @@ enum Exit {
     Resync,
     /// The instruction raised the exception with this vector.
     Exception(u8),
+    /// A keyboard poll that found no key, inside a block (whose rounds are not counted one by
+    /// one); not committed. It runs again as a single instruction, where its instruction count
+    /// is known for the idle rule (see `poll_at`).
+    Poll,
 }
 
 /// Registers, memory and devices of one LC-3.
@@ -156,10 +160,19 @@ pub struct Cpu {
     /// A keyboard interrupt can happen (interrupts on and KBSR[14] set): then the run loop goes
     /// one instruction at a time and tests for it before each; otherwise blocks run.
     irq_armed: bool,
-    /// KBSR reads in a row that found no key, with no console I/O in between. A program may
-    /// check the keyboard once and go on (the read says "not ready"); only a loop that keeps
-    /// polling is waiting for a key, and then the machine stops with `NeedInput`.
+    /// KBSR reads in a row that found no key, each within [`access::POLL_GAP`] instructions of
+    /// the one before and with no console I/O in between. A program may check the keyboard and
+    /// go on with other work (a game's frame); only a loop that does nothing but poll is
+    /// waiting for a key, and then the machine stops with `NeedInput`.
     empty_polls: u32,
+    /// The instruction count of the last KBSR read that found no key.
+    last_empty_poll: u64,
+    /// The count of the instruction running as a single instruction (`None` inside a block): a
+    /// keyboard poll that finds no key needs it, so inside a block it leaves the block
+    /// (`Exit::Poll`) and runs again alone.
+    poll_at: Option<u64>,
+    /// The instruction at the PC left its block as `Exit::Poll`: it runs next, alone.
+    poll_alone: bool,
     /// `breakpoints` as a bitmap indexed by a 16-bit PC (no range or alignment checks) and
     /// `watchpoints` as a filter that rejects most loads and stores with one compare, synced
     /// when `run` or `step` starts. Its resume flag marks an instruction at the PC that
@@ -223,6 +236,9 @@ impl Cpu {
             code_stale: false,
             executed: 0,
             empty_polls: 0,
+            last_empty_poll: 0,
+            poll_at: None,
+            poll_alone: false,
         };
         cpu.privilege_changed();
         cpu
@@ -245,6 +261,8 @@ impl Cpu {
         self.mcr = CLOCK_ENABLE;
         self.debug.watch.end_resume();
         self.empty_polls = 0;
+        self.last_empty_poll = 0;
+        self.poll_alone = false;
         self.executed = 0;
         self.privilege_changed();
     }

@@ -53,11 +53,14 @@ impl Cpu {
             }
         }
         let at = self.pc;
+        self.poll_at = Some(self.executed);
         let result = if resuming {
             self.execute::<false>()
         } else {
             self.execute::<true>()
         };
+        self.poll_at = None;
+        self.poll_alone = false;
         let (counted, stop) = match result {
             Ok(()) => (true, None),
             Err(exit) => self.resolve(at, exit),
@@ -132,7 +135,7 @@ impl Cpu {
             if *done == left {
                 return None;
             }
-            if !self.irq_armed && matches!(self.cc, 1 | 2 | 4) {
+            if !self.irq_armed && !self.poll_alone && matches!(self.cc, 1 | 2 | 4) {
                 match self.run_chain::<WATCH>(blocks, left, done) {
                     Chain::Done => return None,
                     Chain::Breakpoint => return Some(StopEvent::Breakpoint),
@@ -163,7 +166,11 @@ impl Cpu {
         if self.breakpoint_at(self.pc) {
             return Some(StopEvent::Breakpoint);
         }
-        match self.execute::<true>() {
+        self.poll_at = Some(self.executed + *done);
+        let result = self.execute::<true>();
+        self.poll_at = None;
+        self.poll_alone = false;
+        match result {
             Ok(()) => {
                 *done += 1;
                 self.settle_code(blocks);

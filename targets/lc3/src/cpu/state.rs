@@ -23,6 +23,7 @@ pub struct CpuState {
     ddr: u16,
     mcr: u16,
     empty_polls: u32,
+    last_empty_poll: u64,
     executed: u64,
 }
 
@@ -33,6 +34,7 @@ impl CpuState {
     /// by steps and by runs can end in states that differ in it alone.
     pub fn without_poll_count(mut self) -> CpuState {
         self.empty_polls = 0;
+        self.last_empty_poll = 0;
         self
     }
 }
@@ -55,6 +57,7 @@ impl Cpu {
             ddr: self.ddr,
             mcr: self.mcr,
             empty_polls: self.empty_polls,
+            last_empty_poll: self.last_empty_poll,
             executed: self.executed,
         }
     }
@@ -76,6 +79,8 @@ impl Cpu {
         self.ddr = state.ddr;
         self.mcr = state.mcr;
         self.empty_polls = state.empty_polls;
+        self.last_empty_poll = state.last_empty_poll;
+        self.poll_alone = false;
         self.executed = state.executed;
         self.debug.watch.end_resume();
         // Also re-derives the access window and the interrupt arming.

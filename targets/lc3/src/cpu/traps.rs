@@ -88,6 +88,11 @@ impl Cpu {
             }
             Exit::Halted => (true, Some(StopEvent::Halted)),
             Exit::Resync => (true, None),
+            Exit::Poll => {
+                self.pc = at;
+                self.poll_alone = true;
+                (false, None)
+            }
             Exit::Exception(vector) if self.semantics.exceptions => {
                 // lc3tools pushes the faulting instruction's own address, not the next one.
                 self.pc = at;
