@@ -297,10 +297,16 @@ pub fn run_to_end(
                     0
                 };
                 if closed && (machine.console().pending_input() == 0 || starved > 1) {
-                    let msg = format!(
+                    let mut msg = format!(
                         "the program waits for input at {} and none is left",
                         asmdbg_core::machine::location(machine)
                     );
+                    if machine.console().pending_input() > 0 && machine.has_keyboard_device() {
+                        // It polls its keyboard device, which input from a file never reaches.
+                        msg.push_str(
+                            " on its keyboard device (input from a file or a pipe goes to the console's reads; give keys with --keys)",
+                        );
+                    }
                     return Ok(report(EXIT_INPUT_EXHAUSTED, executed, Some(msg), ""));
                 }
                 // A partial line at end of input: the machine takes it as the last line.

@@ -66,6 +66,11 @@ impl Console {
         self.keys.pop_front()
     }
 
+    /// Whether keys pressed on the keyboard device wait to be taken.
+    pub fn has_keys(&self) -> bool {
+        !self.keys.is_empty()
+    }
+
     /// Marks the end of input: a later `NeedInput` with an empty queue can never be satisfied.
     pub fn close_input(&mut self) {
         self.input_closed = true;

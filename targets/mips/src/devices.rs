@@ -40,6 +40,25 @@ pub const TRANSMIT_DELAY: u64 = 5;
 pub const KEYBOARD_INTERRUPT: u32 = 0x40;
 pub const DISPLAY_INTERRUPT: u32 = 0x80;
 
+/// An access the device watches: the cpu stops before it and the machine executes it again
+/// with the device looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watched {
+    /// A load at exactly the receiver's data word (it clears the ready bit).
+    ReceiverData,
+    /// A store at exactly the transmitter's data word.
+    TransmitterData,
+    /// A load of the receiver's control word while no key can come any more (the input
+    /// ended, no key is queued or scheduled): a poll the idle rule counts.
+    ReceiverPoll,
+}
+
+/// Empty receiver polls in a row, each within [`POLL_GAP`] instructions of the last, after
+/// which a program with no key left to come is waiting for one (LC-3's rule: a loop that does
+/// nothing but poll waits; one that polls once a frame between other work does not).
+pub const POLLS_BEFORE_WAITING: u32 = 1000;
+pub const POLL_GAP: u64 = 16;
+
 /// The device's state beyond its four memory words.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Mmio {
@@ -47,9 +66,12 @@ pub struct Mmio {
     pub connected: bool,
     /// The access the cpu stopped at is being executed again: let it through.
     pub(crate) pass: bool,
-    /// The last stop was a watched access ([`crate::cpu::Cpu::take_device_access`]): a store
-    /// (`true`) or a load.
-    pub(crate) trapped: Option<bool>,
+    /// The last stop was a watched access ([`crate::cpu::Cpu::take_device_access`]).
+    pub(crate) trapped: Option<Watched>,
+    /// Receiver polls that found no key, each soon after the last (see
+    /// [`POLLS_BEFORE_WAITING`]), and the count of the last.
+    pub empty_polls: u32,
+    pub last_empty_poll: u64,
     /// The transmitter is busy: the count at which its ready bit comes back (before the
     /// instruction at that count executes), and the word that was stored.
     pub transmit_until: Option<u64>,
@@ -87,6 +109,24 @@ pub fn connect(cpu: &mut Cpu) {
     cpu.mmio.connected = true;
     let control = word(cpu, TRANSMITTER_CONTROL) | 1;
     set_word(cpu, TRANSMITTER_CONTROL, control);
+}
+
+/// A poll of the receiver's control word while no key can come: whether the program is now
+/// waiting (the [`POLLS_BEFORE_WAITING`]th empty poll in a row, each within [`POLL_GAP`]
+/// instructions of the last). A poll that finds a key, or comes after other work, starts the
+/// count again.
+pub fn waits(cpu: &mut Cpu) -> bool {
+    if word(cpu, RECEIVER_CONTROL) & 1 != 0 {
+        cpu.mmio.empty_polls = 0;
+        return false;
+    }
+    let now = cpu.instructions;
+    let tight = now.wrapping_sub(cpu.mmio.last_empty_poll) <= POLL_GAP;
+    cpu.mmio.last_empty_poll = now;
+    cpu.mmio.empty_polls = if tight { cpu.mmio.empty_polls + 1 } else { 1 };
+    // Once waiting, the same poll run again waits at once (nothing can change until a key
+    // comes), so a host sees it make no progress.
+    cpu.mmio.empty_polls >= POLLS_BEFORE_WAITING
 }
 
 /// A key pressed on the tool's keyboard.

@@ -228,6 +228,7 @@ impl Replayable for MipsMachine {
 
 impl MipsMachine {
     fn run_devices(&mut self, budget: u64) -> RunOutcome {
+        self.cpu.count_receiver_polls = self.cpu.mmio.connected && !self.keys_may_come();
         if self.host.asleep() {
             return RunOutcome {
                 executed: 0,
@@ -281,8 +282,8 @@ impl MipsMachine {
                     executed,
                     stop: None,
                 };
-            } else if let Some(write) = self.cpu.take_device_access() {
-                self.device_access(write)
+            } else if let Some(access) = self.cpu.take_device_access() {
+                self.device_access(access)
             } else {
                 self.syscall()
             };
@@ -328,13 +329,27 @@ impl MipsMachine {
 
     /// Executes again the instruction that stopped at a watched device access, then lets the
     /// device react.
-    fn device_access(&mut self, write: bool) -> (bool, Option<StopEvent>) {
+    fn device_access(&mut self, access: devices::Watched) -> (bool, Option<StopEvent>) {
+        if access == devices::Watched::ReceiverPoll && devices::waits(&mut self.cpu) {
+            // Not executed: it runs again if a key comes after all.
+            self.cpu.console.set_waiting(true);
+            return (false, Some(StopEvent::NeedInput));
+        }
         let (counted, stop) = self.cpu.step_device_access();
-        if counted {
+        if counted && access != devices::Watched::ReceiverPoll {
             let count = self.cpu.instructions;
-            devices::after_access(&mut self.cpu, !write, count);
+            let read_receiver = access == devices::Watched::ReceiverData;
+            devices::after_access(&mut self.cpu, read_receiver, count);
         }
         (counted, stop)
+    }
+
+    /// Whether a key can still come to the MMIO keyboard: the input is open, a key is queued,
+    /// or the `--keys` schedule has one left.
+    fn keys_may_come(&self) -> bool {
+        !self.cpu.console.input_closed()
+            || self.cpu.console.has_keys()
+            || self.sys_keys.next_at().is_some()
     }
 
     /// A key pressed on the MMIO keyboard (see [`Machine::queue_key`]).
@@ -603,7 +618,7 @@ impl Machine for MipsMachine {
         let mut stop = self.cpu.step();
         if stop.is_none() && self.cpu.take_syscall() {
             stop = match self.cpu.take_device_access() {
-                Some(write) => self.device_access(write).1,
+                Some(access) => self.device_access(access).1,
                 None => self.syscall().1,
             };
         }

@@ -423,3 +423,57 @@ fn each_unit_size_divides_the_display() {
     let frame = m.frame().expect("a display");
     assert_eq!((frame.width, frame.height), (128, 32));
 }
+
+/// A loop that does nothing but poll the receiver, with no key left to come (the input ended,
+/// none queued or scheduled): the machine stops waiting for input after 1,000 polls, so that
+/// `asmdbg run` ends with status 3 instead of spinning for ever. While keys may still come it
+/// polls on.
+#[test]
+fn a_poll_loop_with_no_key_left_to_come_waits_for_input() {
+    let src = "
+        lui $s0, 0xffff
+poll:   lw $t0, 0($s0)
+        andi $t0, $t0, 1
+        beqz $t0, poll
+        li $v0, 10
+        syscall
+";
+    let mut m = machine(src, &[]);
+    assert_eq!(m.run(100_000).stop, None, "input still open: it polls on");
+    let mut m = machine(src, &[]);
+    m.end_input();
+    assert_eq!(run_all(&mut m), Some(StopEvent::NeedInput));
+    assert_eq!(
+        m.instructions_executed(),
+        1 + 3 * 999,
+        "the 1,000th poll is not executed"
+    );
+    // A key scheduled for later will come: no wait.
+    let mut m = machine(src, &[(50_000, b'k')]);
+    m.end_input();
+    assert_eq!(run_all(&mut m), Some(StopEvent::Exited(0)));
+}
+
+/// A game's frame loop polls the keyboard once a frame between other work: it runs to its end
+/// with no key at all.
+#[test]
+fn a_frame_loop_that_checks_the_keyboard_runs_to_its_end_without_keys() {
+    let src = "
+        lui $s0, 0xffff
+        li $s1, 3000
+frame:  lw $t0, 0($s0)
+        andi $t0, $t0, 1
+        bnez $t0, key
+        li $t1, 20
+draw:   sw $t1, 0($gp)
+        addiu $t1, $t1, -1
+        bgtz $t1, draw
+        addiu $s1, $s1, -1
+        bgtz $s1, frame
+key:    li $v0, 10
+        syscall
+";
+    let mut m = machine(src, &[]);
+    m.end_input();
+    assert_eq!(m.run(10_000_000).stop, Some(StopEvent::Exited(0)));
+}

@@ -4,7 +4,7 @@
 
 use asmdbg_core::AccessKind;
 
-use crate::devices::{RECEIVER_DATA, TRANSMITTER_DATA};
+use crate::devices::{Watched, RECEIVER_CONTROL, RECEIVER_DATA, TRANSMITTER_DATA};
 use crate::memory::{Memory, Region, MMIO_BASE};
 
 use super::{exc, Cpu, Trap};
@@ -46,19 +46,21 @@ impl Cpu {
 
     /// Whether an access at `addr` is one the Keyboard and Display MMIO Simulator watches
     /// (MARS notifies it of reads at exactly the receiver data word and writes at exactly the
-    /// transmitter data word) and has to be executed again with the device watching.
+    /// transmitter data word; with no key left to come, reads of the receiver's control word
+    /// are counted as polls) and has to be executed again with the device watching.
     #[cold]
     #[inline(never)]
     fn device_access(&self, addr: u32, write: bool) -> Result<(), Trap> {
-        let watched = if write {
-            TRANSMITTER_DATA
-        } else {
-            RECEIVER_DATA
-        };
-        if addr == watched && self.mmio.connected && !self.mmio.pass {
-            return Err(Trap::Device { write });
+        if !self.mmio.connected || self.mmio.pass {
+            return Ok(());
         }
-        Ok(())
+        let watched = match (write, addr) {
+            (true, TRANSMITTER_DATA) => Watched::TransmitterData,
+            (false, RECEIVER_DATA) => Watched::ReceiverData,
+            (false, RECEIVER_CONTROL) if self.count_receiver_polls => Watched::ReceiverPoll,
+            _ => return Ok(()),
+        };
+        Err(Trap::Device(watched))
     }
 
     #[cold]

@@ -102,6 +102,9 @@ pub struct Cpu {
     runs: runs::Runs,
     /// MARS's Keyboard and Display MMIO Simulator ([`crate::devices`]).
     pub mmio: crate::devices::Mmio,
+    /// No key can come to the MMIO keyboard any more: loads of the receiver's control word
+    /// stop the run to be counted as polls (set by the machine before each run; not state).
+    pub(crate) count_receiver_polls: bool,
 }
 
 impl Cpu {
@@ -141,6 +144,7 @@ impl Cpu {
             syscall_pending: false,
             runs: runs::Runs::default(),
             mmio: crate::devices::Mmio::default(),
+            count_receiver_polls: false,
         }
     }
 
@@ -251,7 +255,7 @@ impl Cpu {
 
     /// Whether the stop [`Cpu::take_syscall`] reported was a device access ([`Trap::Device`]):
     /// `Some(true)` a store, `Some(false)` a load; clears it.
-    pub(crate) fn take_device_access(&mut self) -> Option<bool> {
+    pub(crate) fn take_device_access(&mut self) -> Option<crate::devices::Watched> {
         self.mmio.trapped.take()
     }
 

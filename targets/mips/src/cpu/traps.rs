@@ -32,11 +32,10 @@ pub(crate) enum Trap {
     /// ([`crate::syscalls`]), then [`Cpu::finish_syscall`] completes the instruction.
     Syscall,
     /// A load from the MMIO keyboard's data word or a store to the display's with the
-    /// Keyboard and Display MMIO Simulator connected: the run leaves the loop and the machine
-    /// executes the instruction again with the device watching ([`crate::devices`]).
-    Device {
-        write: bool,
-    },
+    /// Keyboard and Display MMIO Simulator connected (or a poll of the keyboard when no key can
+    /// come): the run leaves the loop and the machine executes the instruction again with the
+    /// device watching ([`crate::devices`]).
+    Device(crate::devices::Watched),
 }
 
 /// A MARS runtime exception (`ProcessingException`).
@@ -131,10 +130,10 @@ impl Cpu {
                 self.syscall_pending = true;
                 (false, None)
             }
-            Trap::Device { write } => {
+            Trap::Device(access) => {
                 self.pc = pc;
                 self.syscall_pending = true;
-                self.mmio.trapped = Some(write);
+                self.mmio.trapped = Some(access);
                 (false, None)
             }
             Trap::Exception(exception) => {
