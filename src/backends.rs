@@ -263,7 +263,8 @@ where
         let image = self.image(&machine, opts).map_err(|e| e.to_string())?;
         let debuggee = crate::debuggee(machine, args).map_err(|e| e.to_string())?;
         let discipline = asmdbg_session::Discipline::new(line_mode(self), echo);
-        let program = asmdbg_session::dap::DapProgram::new(debuggee, image, discipline);
+        let program =
+            asmdbg_session::dap::DapProgram::new(debuggee, image, discipline).with_pace(opts.speed);
         Ok((Box::new(program), warnings))
     }
 

@@ -160,9 +160,14 @@ pub struct MachineArgs {
     /// MIPS: seed for random streams the program does not seed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// MIPS: sleep and time syscalls use a virtual clock.
+    /// MIPS: sleep and time syscalls use a virtual clock (it runs as fast as it can: for tests
+    /// and PNGs, not for playing).
     #[arg(long)]
     pub virtual_time: bool,
+    /// Hold the run to N instructions a second (2M, 500k, 30000): MARS's run speed slider, as a
+    /// rate, for games written against its pace. A virtual clock moves at that pace too.
+    #[arg(long, value_name = "N", value_parser = asmdbg_core::pace::parse_speed)]
+    pub speed: Option<u64>,
     /// MIPS: where dialog syscalls (50-59) are shown.
     #[arg(long, value_enum, default_value = "console")]
     pub dialogs: DialogTarget,
@@ -221,6 +226,7 @@ impl MachineArgs {
             delay_slots: self.delay_slots,
             seed: self.seed,
             virtual_time: self.virtual_time,
+            speed: self.speed,
             dialogs_to_stderr: self.dialogs == DialogTarget::Stderr,
             program_args: self
                 .args

@@ -40,8 +40,9 @@ fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 11] {
 }
 
 /// Launch attributes with one value; `true`: the value names a file (relative to `cwd`).
-fn values(args: &LaunchArguments) -> [(&Option<Scalar>, &'static str, bool); 9] {
+fn values(args: &LaunchArguments) -> [(&Option<Scalar>, &'static str, bool); 10] {
     [
+        (&args.speed, "--speed", false),
         (&args.isa, "--isa", false),
         (&args.profile, "--profile", false),
         (&args.entry, "--entry", false),

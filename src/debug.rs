@@ -47,6 +47,12 @@ impl<G: GdbMachine> Session<G> {
         }
     }
 
+    /// Holds the running program to `per_second` instructions a second (`--speed`).
+    pub fn with_pace(mut self, per_second: Option<u64>) -> Self {
+        self.core = self.core.with_pace(per_second);
+        self
+    }
+
     /// Draws the machine's display on `pty` (see [`DisplayTerminal`]).
     pub fn with_display(mut self, pty: DisplayPty) -> Self {
         self.display = Some(DisplayTerminal::new(pty));

@@ -150,6 +150,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Some(display) => display,
         None => &mut no_view,
     };
+    let pace = args.machine.speed.map(asmdbg_core::Pace::new);
     let report = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
@@ -159,11 +160,25 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match args.key_every {
                 Some(every) => {
                     let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        args.max_steps,
+                        view,
+                        pace,
+                    )?
                 }
                 None => {
                     let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        args.max_steps,
+                        view,
+                        pace,
+                    )?
                 }
             }
         }
@@ -180,7 +195,14 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             };
             let typed = keyboard && _keys.is_some();
             let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+            run::run_to_end(
+                machine.as_mut(),
+                &mut input,
+                &mut out,
+                args.max_steps,
+                view,
+                pace,
+            )?
         }
     };
     if let Some(display) = display {
@@ -336,7 +358,8 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             None
         };
         debuggee.exec = exec;
-        let mut session = debug::Session::new(debuggee, guest_console, discipline);
+        let mut session =
+            debug::Session::new(debuggee, guest_console, discipline).with_pace(args.machine.speed);
         if let Some(pty) = display {
             session = session.with_display(pty);
         }

@@ -209,6 +209,8 @@ pub struct RunReport {
     pub exit_status: i32,
     pub executed: u64,
     pub elapsed: Duration,
+    /// `--speed`: the instructions a second the run was held to.
+    pub pace: Option<u64>,
     /// A line for stderr explaining an abnormal end (fault text, input exhausted, step limit).
     pub message: Option<String>,
     /// What stderr gets after `message` ([`Machine::end_of_run_stderr`] for the ends the
@@ -217,15 +219,18 @@ pub struct RunReport {
 }
 
 /// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
-/// slice.
+/// slice. `pace`: `--speed`, the most instructions a second (the run waits between slices when
+/// it is ahead, and never catches up for time spent waiting on input or a sleep).
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,
     out: &mut dyn Write,
     max_steps: Option<u64>,
     view: &mut dyn RunView,
+    mut pace: Option<asmdbg_core::Pace>,
 ) -> io::Result<RunReport> {
     let start = Instant::now();
+    let per_second = pace.as_ref().map(asmdbg_core::Pace::per_second);
     let mut executed: u64 = 0;
     // Two input requests in a row that consumed nothing after input ended: the machine cannot
     // make progress (guards against a loop whatever the machine's input rules are).
@@ -234,6 +239,7 @@ pub fn run_to_end(
         exit_status: status,
         executed,
         elapsed: start.elapsed(),
+        pace: per_second,
         message,
         epilogue,
     };
@@ -260,6 +266,9 @@ pub fn run_to_end(
             input.poll(machine);
         }
         let mut slice = budget.min(SLICE);
+        if let Some(pace) = &pace {
+            slice = slice.min(pace.slice());
+        }
         if let Some(at) = input.next_arrival() {
             // Stop where the next input arrives, to queue it then.
             let now = machine.instructions_executed();
@@ -283,12 +292,20 @@ pub fn run_to_end(
                 // A real-time sleep of the guest: wait here rather than spin on `run`.
                 if let Some(wake) = machine.wake_time() {
                     std::thread::sleep(wake.saturating_duration_since(Instant::now()));
+                    if let Some(pace) = &mut pace {
+                        pace.restart(Instant::now(), machine.instructions_executed());
+                    }
+                } else if let Some(pace) = &mut pace {
+                    std::thread::sleep(pace.wait(Instant::now(), machine.instructions_executed()));
                 }
             }
             Some(StopEvent::NeedInput) => {
                 out.flush()?;
                 if !machine.console().input_closed() {
                     input.fill(machine)?;
+                }
+                if let Some(pace) = &mut pace {
+                    pace.restart(Instant::now(), machine.instructions_executed());
                 }
                 let closed = machine.console().input_closed();
                 starved = if closed && outcome.executed == 0 {
@@ -338,10 +355,17 @@ pub fn run_to_end(
     }
 }
 
-/// `--stats`: instructions executed, seconds, and the rate in million instructions per second.
+/// `--stats`: instructions executed, seconds, and the rate in million instructions per second
+/// (and the pace the run was held to).
 pub fn stats_line(report: &RunReport) -> String {
+    let paced = report.pace.map_or_else(String::new, |per_second| {
+        format!(
+            ", held to {} instructions a second",
+            asmdbg_core::pace::describe(per_second)
+        )
+    });
     format!(
-        "stats: {} instructions in {:.3} s ({:.1} M instructions/s)",
+        "stats: {} instructions in {:.3} s ({:.1} M instructions/s{paced})",
         report.executed,
         report.elapsed.as_secs_f64(),
         asmdbg_core::rate::million_per_second(report.executed, report.elapsed)

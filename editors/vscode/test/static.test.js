@@ -23,7 +23,7 @@ const LAUNCH_ATTRIBUTES = [
   'project', 'startAtMain', 'delaySlots', 'seed', 'virtualTime', 'args',
   'noMul', 'memSize', 'poke', 'pokeFile', 'input', 'stopOnEntry', 'console',
   'historyMb', 'noHistory', 'asmdbgPath', 'display', 'bitmap', 'mmio', 'keys',
-  'dialogs', 'interpret', 'cwd',
+  'dialogs', 'interpret', 'cwd', 'speed',
 ];
 
 // What VS Code itself puts in every configuration.

@@ -329,6 +329,14 @@ impl<G: GdbMachine> DapProgram<G> {
         self
     }
 
+    /// Holds the running program to `per_second` instructions a second (`speed`).
+    pub fn with_pace(mut self, per_second: Option<u64>) -> Self {
+        if let Some(per_second) = per_second {
+            self.core.set_pace(per_second);
+        }
+        self
+    }
+
     fn machine(&self) -> &G {
         &self.core.target.machine
     }

@@ -421,6 +421,10 @@ fn syscall_state(opts: &MachineOptions) -> SyscallState {
     let mut sys = SyscallState::new();
     sys.default_seed = opts.seed.map(|s| s as i64);
     sys.virtual_time = opts.virtual_time;
+    sys.virtual_pace = opts.speed.map(|per_second| crate::syscalls::PacedClock {
+        pace: asmdbg_core::Pace::new(per_second),
+        since: 0,
+    });
     sys.dialogs_to_stderr = opts.dialogs_to_stderr;
     sys
 }
@@ -872,6 +876,12 @@ impl Machine for MipsMachine {
         }
         if self.opts.virtual_time {
             text.push_str(", virtual time");
+        }
+        if let Some(speed) = self.opts.speed {
+            text.push_str(&format!(
+                ", {} instructions a second",
+                asmdbg_core::pace::describe(speed)
+            ));
         }
         text
     }
