@@ -24,9 +24,9 @@ pub trait InputSource {
     /// Queues whatever input is available now, without waiting (called before every burst,
     /// so a program that checks the keyboard between other work sees keys as they come).
     fn poll(&mut self, machine: &mut dyn Machine);
-    /// Queues more input into the machine, blocking until some arrives; ends the machine's
-    /// input at end of file.
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()>;
+    /// Queues more input into the machine, waiting up to `wait` for some to arrive (nothing
+    /// queued: none came in time); ends the machine's input at end of file.
+    fn fill(&mut self, machine: &mut dyn Machine, wait: Duration) -> io::Result<()>;
     /// The instruction count at which more input arrives by itself ([`TimedInput`]): the run
     /// stops there to queue it.
     fn next_arrival(&self) -> Option<u64> {
@@ -46,7 +46,7 @@ impl InputSource for FixedInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, _: Duration) -> io::Result<()> {
         self.poll(machine);
         machine.end_input();
         Ok(())
@@ -97,7 +97,7 @@ impl InputSource for TimedInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, _: Duration) -> io::Result<()> {
         self.send_next(machine);
         self.poll(machine);
         Ok(())
@@ -165,13 +165,14 @@ impl InputSource for StreamInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, wait: Duration) -> io::Result<()> {
         // The program waits on its console (a syscall's read, LC-3's GETC): what is typed
         // now is console input.
-        match self.chunks.recv() {
+        match self.chunks.recv_timeout(wait) {
             Ok(chunk) => Self::take(machine, chunk, false),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(()),
             // The reader thread ended: no more input will come.
-            Err(_) => {
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 machine.end_input();
                 Ok(())
             }
@@ -218,17 +219,39 @@ pub struct RunReport {
     pub epilogue: &'static str,
 }
 
+/// How a run is held: its step limit, its pace, and what may end it from outside.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunLimits {
+    pub max_steps: Option<u64>,
+    /// `--speed`: the most instructions a second (the run waits between slices when it is
+    /// ahead, and never catches up for time spent waiting on input or a sleep).
+    pub pace: Option<asmdbg_core::Pace>,
+    /// What asked the run to end, if anything did (`Ctrl-C`; looked at between slices and while
+    /// waiting): the run ends as at any end, its report saying so.
+    pub interrupted: Option<fn() -> Option<&'static str>>,
+}
+
+/// Exit status of a run a signal ended (the process then dies of the signal itself).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Longest wait (for input, a guest's sleep) between two looks at `RunLimits::interrupted`.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
+
 /// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
-/// slice. `pace`: `--speed`, the most instructions a second (the run waits between slices when
-/// it is ahead, and never catches up for time spent waiting on input or a sleep).
+/// slice.
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,
     out: &mut dyn Write,
-    max_steps: Option<u64>,
     view: &mut dyn RunView,
-    mut pace: Option<asmdbg_core::Pace>,
+    limits: RunLimits,
 ) -> io::Result<RunReport> {
+    let RunLimits {
+        max_steps,
+        mut pace,
+        interrupted,
+    } = limits;
+    let interrupted = || interrupted.and_then(|f| f());
     let start = Instant::now();
     let per_second = pace.as_ref().map(asmdbg_core::Pace::per_second);
     let mut executed: u64 = 0;
@@ -244,6 +267,17 @@ pub fn run_to_end(
         epilogue,
     };
     loop {
+        if let Some(by) = interrupted() {
+            let output = machine.console().take_output();
+            out.write_all(&output)?;
+            out.flush()?;
+            view.update(machine, &output, out, true)?;
+            let msg = format!(
+                "the run was ended by {by} at {} after {executed} instructions",
+                asmdbg_core::machine::location(machine)
+            );
+            return Ok(report(EXIT_INTERRUPTED, executed, Some(msg), ""));
+        }
         let budget = match max_steps {
             Some(limit) if executed >= limit => {
                 let output = machine.console().take_output();
@@ -291,7 +325,8 @@ pub fn run_to_end(
                 out.flush()?;
                 // A real-time sleep of the guest: wait here rather than spin on `run`.
                 if let Some(wake) = machine.wake_time() {
-                    std::thread::sleep(wake.saturating_duration_since(Instant::now()));
+                    let left = wake.saturating_duration_since(Instant::now());
+                    std::thread::sleep(left.min(WAIT_SLICE));
                     if let Some(pace) = &mut pace {
                         pace.restart(Instant::now(), machine.instructions_executed());
                     }
@@ -301,8 +336,15 @@ pub fn run_to_end(
             }
             Some(StopEvent::NeedInput) => {
                 out.flush()?;
+                // Wait for input, looking for a signal now and then.
                 if !machine.console().input_closed() {
-                    input.fill(machine)?;
+                    input.fill(machine, WAIT_SLICE)?;
+                    while machine.console().pending_input() == 0
+                        && !machine.console().input_closed()
+                        && interrupted().is_none()
+                    {
+                        input.fill(machine, WAIT_SLICE)?;
+                    }
                 }
                 if let Some(pace) = &mut pace {
                     pace.restart(Instant::now(), machine.instructions_executed());

@@ -180,6 +180,11 @@ fn run_on_a_terminal_draws_the_display_above_the_console_in_24_bit_colour() {
         console.iter().any(|row| row == "drawn"),
         "the console's text below the frame: {console:?}"
     );
+    // Between them, the status line: how the display is scaled, how to end the run.
+    assert_eq!(
+        console[0], "128×124 display, ×1 · Ctrl-C ends the run",
+        "{console:?}"
+    );
     // After the run, on the ordinary screen: the last frame, then the console's output.
     let mut after = vt100::Parser::new(70, 140, 0);
     after.process(&shown);
@@ -234,13 +239,62 @@ fn a_terminal_without_24_bit_colour_or_room_gets_one_line_and_the_plain_run() {
 
 #[test]
 fn an_interrupted_run_gives_the_ordinary_screen_back() {
-    // Draws for ever.
+    // Says hello, then draws for ever.
     let dir = Scratch::with_files(&[(
         "forever.asm",
-        ".ORIG x3000\nLD R1, VIDEO\nLD R2, BLUE\nLOOP STR R2, R1, #0\nADD R2, R2, #1\nBR LOOP\n\
-         VIDEO .FILL xC000\nBLUE .FILL x001F\n.END\n",
+        ".ORIG x3000\nLEA R0, HI\nPUTS\nLD R1, VIDEO\nLD R2, BLUE\nLOOP STR R2, R1, #0\nBR LOOP\n\
+         VIDEO .FILL xC000\nBLUE .FILL x001F\nHI .STRINGZ \"hello from the console\\n\"\n.END\n",
     )]);
     let program = dir.path().join("forever.asm");
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let (shown, status, stderr) = run_on_terminal_until(
+            &[
+                "run",
+                program.to_str().expect("path"),
+                "--display",
+                "--stats",
+            ],
+            100,
+            40,
+            Some("truecolor"),
+            Some(signal),
+        );
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        let mut term = vt100::Parser::new(40, 100, 0);
+        term.process(&shown);
+        assert!(
+            !term.screen().alternate_screen(),
+            "the ordinary screen is back"
+        );
+        // As after any end: the last frame (the blue pixel at the top left) and the console's
+        // text on the ordinary screen, the message and --stats on stderr.
+        let contents = term.screen().contents();
+        assert!(contents.contains("hello from the console"), "{contents}");
+        let left = shown
+            .windows(8)
+            .rposition(|w| w == b"\x1b[?1049l")
+            .expect("the alternate screen was left");
+        let after = String::from_utf8_lossy(&shown[left..]);
+        let blue = format!("{:?}", {
+            let c = asmdbg_core::display::pennsim_rgb(0x001f);
+            (c >> 16, (c >> 8) & 0xff, c & 0xff)
+        });
+        assert!(
+            after.contains('\u{2580}') && after.contains("38;2;"),
+            "the last frame printed on the ordinary screen ({blue}): {after:?}"
+        );
+        let by = if signal == libc::SIGINT {
+            "Ctrl-C"
+        } else {
+            "SIGTERM"
+        };
+        assert!(
+            stderr.contains(&format!("the run was ended by {by} at PC x3005")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("stats: "), "{stderr}");
+    }
     let (shown, status, _) = run_on_terminal_until(
         &["run", program.to_str().expect("path"), "--display"],
         100,

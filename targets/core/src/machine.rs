@@ -118,6 +118,12 @@ pub trait Machine {
 
     /// A key pressed on the machine's keyboard device, logged like console input. Machines
     /// whose keyboard is the console (LC-3) queue it as console input.
+    /// Whether a key given with [`Machine::queue_key`] has not been taken by the program yet
+    /// (a host giving keys one at a time waits for it).
+    fn key_unread(&mut self) -> bool {
+        self.console().pending_input() > 0
+    }
+
     fn queue_key(&mut self, key: u8) {
         self.queue_input(&[key]);
     }

@@ -648,6 +648,19 @@ impl Machine for MipsMachine {
         }
     }
 
+    /// A key on its way to the MMIO keyboard, or there and not read (the receiver's ready bit).
+    fn key_unread(&mut self) -> bool {
+        if !self.connected_keyboard() {
+            return self.cpu.console.pending_input() > 0;
+        }
+        let ready = self
+            .cpu
+            .mem
+            .read_u32(devices::RECEIVER_CONTROL)
+            .is_some_and(|control| control & 1 != 0);
+        ready || self.cpu.console.has_keys()
+    }
+
     fn pc(&self) -> u64 {
         self.cpu.pc as u64
     }
