@@ -315,6 +315,9 @@ pub fn run_to_end(
             out.write_all(&output)?;
         }
         view.update(machine, &output, out, outcome.stop.is_some())?;
+        if let Some(advice) = machine.take_advice() {
+            eprintln!("asmdbg: {advice}");
+        }
         let diagnostics = machine.take_host_stderr();
         if !diagnostics.is_empty() {
             // The guest's own stderr: best effort, it must not stop the program.

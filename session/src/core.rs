@@ -325,6 +325,11 @@ impl<G: GdbMachine> RunCore<G> {
             // A stop ends the paced run; the next resume starts its reckoning afresh.
             self.pace_running = false;
         }
+        if let Some(advice) = self.target.machine.take_advice() {
+            self.target
+                .console_notes
+                .extend_from_slice(format!("[asmdbg: {advice}]\n").as_bytes());
+        }
         if past.is_some() {
             let _ = self.target.machine.console().take_output();
         }

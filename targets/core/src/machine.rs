@@ -191,6 +191,13 @@ pub trait Machine {
         Vec::new()
     }
 
+    /// Something the user should be told once, by the host, about how the program is run: a
+    /// display or keyboard device the program uses that nothing configured, and the flag that
+    /// would show it. Cheap to call after every slice: machines look only now and then.
+    fn take_advice(&mut self) -> Option<String> {
+        None
+    }
+
     /// Keeps at most `limit` bytes of each output channel (the console, and the host's stderr
     /// where the guest writes to it) until the host takes them ([`Console::limit_output`]).
     fn limit_output(&mut self, limit: usize) {

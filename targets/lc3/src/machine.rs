@@ -90,6 +90,8 @@ pub struct Lc3Machine {
     video: bool,
     /// Keys pressed at given counts (`--keys`), as console input.
     keys: KeyFeed,
+    /// Looking for a video display the program draws on that nothing configured.
+    unconfigured: asmdbg_core::display::Unconfigured,
 }
 
 /// The complete state of an [`Lc3Machine`] (see [`CpuState`]).
@@ -124,6 +126,7 @@ impl Lc3Machine {
             journal: Journal::off(),
             video: false,
             keys: KeyFeed::default(),
+            unconfigured: Default::default(),
         };
         machine.reset();
         Ok(machine)
@@ -289,6 +292,20 @@ impl Machine for Lc3Machine {
             unit_width: 2,
             unit_height: 2,
             pixels,
+        })
+    }
+
+    /// A program that draws on PennSim's video memory without `--display`: the flag that
+    /// shows it.
+    fn take_advice(&mut self) -> Option<String> {
+        if self.video || !self.unconfigured.due(self.cpu.instructions_executed()) {
+            return None;
+        }
+        let mem = self.cpu.mem();
+        let video = &mem[VIDEO_BASE as usize..(VIDEO_BASE + VIDEO_WIDTH * VIDEO_HEIGHT) as usize];
+        let drawn = video.iter().filter(|&&w| w != 0).count();
+        (drawn >= 64 && self.unconfigured.said()).then(|| {
+            "the program draws on PennSim's video display (xC000-xFDFF), but no display is shown: run it with --display".to_string()
         })
     }
 

@@ -97,6 +97,8 @@ pub struct MipsMachine {
     opts: MachineOptions,
     /// Keys pressed at given counts (`--keys`), on the MMIO keyboard.
     sys_keys: KeyFeed,
+    /// Looking for a display or keyboard the program uses that nothing configured.
+    unconfigured: asmdbg_core::display::Unconfigured,
 }
 
 /// The complete state of a [`MipsMachine`]: registers, memory, code (as patched), console
@@ -133,6 +135,7 @@ impl MipsMachine {
             program,
             opts: opts.clone(),
             sys_keys: KeyFeed::new(&opts.keys),
+            unconfigured: Default::default(),
         })
     }
 
@@ -562,6 +565,47 @@ pub fn load_machine_files(
 impl Machine for MipsMachine {
     fn take_host_stderr(&mut self) -> Vec<u8> {
         self.take_stderr()
+    }
+
+    /// A program that polls or writes MARS's MMIO words without the device, or fills memory
+    /// where a Bitmap Display is usually put without one: the flag that would show it.
+    fn take_advice(&mut self) -> Option<String> {
+        if !self.unconfigured.due(self.cpu.instructions) {
+            return None;
+        }
+        if !self.cpu.mmio.connected && self.cpu.mmio_touched.get() {
+            self.unconfigured.said();
+            return Some(
+                "the program uses the Keyboard and Display MMIO words at 0xffff0000, but the device is not connected: run it with --mmio"
+                    .to_string(),
+            );
+        }
+        if self.opts.bitmap.is_some() {
+            return None;
+        }
+        // Where MARS games put their display, each looked at for a frame's worth of pixels:
+        // MARS's default ($gp), the heap while the program never asked for any, the memory map.
+        const LOOK: u32 = 0x8000;
+        const PIXELS: usize = 256;
+        let mut places = vec![(0x1000_8000, "gp", "$gp")];
+        if self.sys.heap == crate::memory::HEAP_BASE {
+            places.push((crate::memory::HEAP_BASE, "heap", "the heap"));
+        }
+        places.push((0xffff_0010, "mmio", "the memory map"));
+        for (base, flag, name) in places {
+            let written = (base..base + LOOK)
+                .step_by(4)
+                .filter(|&a| self.cpu.mem.read_u32(a).is_some_and(|w| w != 0))
+                .count();
+            if written >= PIXELS {
+                self.unconfigured.said();
+                let base = if flag == "mmio" { 0xffff_0000 } else { base };
+                return Some(format!(
+                    "the program fills memory from {base:#010x} ({name}) as a MARS Bitmap Display shows it, but no display is configured: run it with --bitmap WIDTHxHEIGHT,unit=N,base={flag} (or put the display's settings in the program's header comment)"
+                ));
+            }
+        }
+        None
     }
 
     fn limit_output(&mut self, limit: usize) {
