@@ -224,6 +224,28 @@ pub fn window_size(fd: i32) -> Option<(u16, u16)> {
     Some((size.ws_col, size.ws_row))
 }
 
+/// Sets the size of the terminal (or pty) `fd` to `cols × rows` cells.
+pub fn set_window_size(fd: i32, (cols, rows): (u16, u16)) -> io::Result<()> {
+    let size = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: `size` is a valid winsize the ioctl only reads.
+    if unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &size) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The screen on `fd` is given back (colours, cursor, the ordinary screen) if a signal ends the
+/// process: for `asmdbg console`, which shows drawings that hide the cursor.
+pub fn restore_screen_on_signal(fd: i32) {
+    install_restorers();
+    SCREEN_FD.store(fd, Ordering::SeqCst);
+}
+
 /// Whether `fd` is a terminal.
 pub fn is_terminal(fd: i32) -> bool {
     // SAFETY: isatty only inspects the descriptor.

@@ -410,3 +410,76 @@ fn debug_draws_the_display_on_its_own_pty_and_follows_history() {
     display.wait_for_cell(0, 0, half_block(RED, 0));
     display.wait_for_cell(5, 5, half_block(GREEN, 0));
 }
+
+/// `asmdbg console DISPLAY_PTY` in a terminal: the display is drawn for the terminal's size
+/// (the console passes it on to the pty) and, when the debug server goes away, the cursor the
+/// drawings hid comes back.
+#[test]
+fn the_console_viewer_passes_its_size_on_and_shows_the_cursor_at_the_end() {
+    let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
+    let mut stub = Stub::start(&dir.path().join("red.asm"), &["--display"]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let path = loop {
+        if let Some(path) = stub
+            .stderr()
+            .lines()
+            .find_map(|l| l.strip_prefix("display: "))
+        {
+            break path.to_string();
+        }
+        assert!(Instant::now() < deadline, "no display line");
+        thread::sleep(Duration::from_millis(20));
+    };
+    let pty = nix::pty::openpty(None, None).expect("openpty");
+    set_size(pty.slave.as_raw_fd(), 100, 30);
+    let mut command = support::asmdbg();
+    command
+        .args(["console", &path])
+        .stdin(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stdout(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stderr(Stdio::piped());
+    let mut viewer = command.spawn().expect("asmdbg console");
+    drop(command);
+    drop(pty.slave);
+    let mut master = std::fs::File::from(pty.master);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = thread::spawn(move || {
+        let mut shown = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            shown.extend_from_slice(&buf[..n]);
+            let _ = tx.send(String::from_utf8_lossy(&shown).into_owned());
+        }
+        shown
+    });
+    // 100 x 30 less the status line: 128 x 124 shrunk to 58 dots down (29 rows), 59 across.
+    let want = "128×124 display, at 46%";
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen = rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the viewer shows something");
+        if seen.contains(want) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no status line for 100 x 30: {seen:?}"
+        );
+    }
+    // The debug server ends: the viewer ends with the cursor shown.
+    let _ = stub.child.kill();
+    let _ = stub.child.wait();
+    let status = viewer.wait().expect("the viewer ends");
+    assert!(status.success(), "{status:?}");
+    let shown = reader.join().expect("reader");
+    let tail = &shown[shown.len().saturating_sub(16)..];
+    assert!(
+        tail.windows(6).any(|w| w == b"\x1b[?25h"),
+        "the cursor is shown again: {:?}",
+        String::from_utf8_lossy(tail)
+    );
+}

@@ -522,6 +522,51 @@ fn load_part(file: &ProgramSource, opts: &MachineOptions) -> Result<Program, Loa
     assemble(&source, &asm_opts).map_err(LoadError::Assembly)
 }
 
+/// What the start-in-data note needs to know of one file of a program.
+struct FileShape {
+    path: String,
+    origins: Vec<u16>,
+    /// Whether any word is an instruction (an object file, without debug info, counts as code).
+    code: bool,
+}
+
+impl FileShape {
+    fn of(part: &ProgramPart) -> FileShape {
+        let program = &part.program;
+        let data = &program.debug.data;
+        let addresses = || program.segments.iter().flat_map(|s| s.span());
+        let code = data.is_empty() || addresses().any(|a| !data.is_data(u64::from(a)));
+        FileShape {
+            path: part.path.clone(),
+            origins: program.segments.iter().map(|s| s.origin).collect(),
+            code,
+        }
+    }
+}
+
+/// A program of several files whose start (the last file's `.ORIG`, as the reference
+/// simulators load it) is in a file that holds only data — a game given before its sprites —
+/// runs its data silently: the note says so, and names the file that looks like the program
+/// (the one at x3000 with code, else the first with code) and `--entry`.
+fn start_in_data(files: &[FileShape], start: u16) -> Option<String> {
+    if files.len() < 2 {
+        return None;
+    }
+    let here = files.iter().rev().find(|f| f.origins.contains(&start))?;
+    if here.code {
+        return None;
+    }
+    let program = files
+        .iter()
+        .find(|f| f.code && f.origins.first() == Some(&0x3000))
+        .or_else(|| files.iter().find(|f| f.code))?;
+    let origin = program.origins.first().copied().unwrap_or(0x3000);
+    Some(format!(
+        "the program starts at x{start:04X}, the .ORIG of {} (the last file: the simulators start there), which holds only data; {} has code at x{origin:04X}: give --entry x{origin:04X}, or name {} last",
+        here.path, program.path, program.path
+    ))
+}
+
 /// `--entry`: an address (`x3000`, `#12288`, `0x3000`, `12288`) or a label of any file.
 fn entry_address(text: &str, program: &Program) -> Result<u16, LoadError> {
     if let Some(n) = asmdbg_core::isa::parse_number(text.trim()) {
@@ -564,6 +609,9 @@ pub fn load_machine_files(
     if errors.has_errors() {
         return Err(LoadError::Assembly(errors));
     }
+    // What each file is, for the note on a start in data (a file's span and whether it holds
+    // any code).
+    let shapes: Vec<FileShape> = parts.iter().map(FileShape::of).collect();
     let mut program = match parts.len() {
         1 => parts.pop().map(|p| p.program).unwrap_or_default(),
         _ => {
@@ -577,6 +625,11 @@ pub fn load_machine_files(
     };
     if let Some(text) = &opts.entry {
         program.start = Some(entry_address(text, &program)?);
+    } else if let Some(note) = program
+        .entry()
+        .and_then(|start| start_in_data(&shapes, start))
+    {
+        program.load_notes.push(note);
     }
     let mut semantics = profile.semantics;
     if opts.ignore_privilege {
