@@ -585,8 +585,10 @@ impl Machine for MipsMachine {
         }
         // Where MARS games put their display, each looked at for a frame's worth of pixels:
         // MARS's default ($gp), the heap while the program never asked for any, the memory map.
+        // One word in eight of the first 32 KiB: a drawn frame shows in any of them.
         const LOOK: u32 = 0x8000;
-        const PIXELS: usize = 256;
+        const STRIDE: usize = 32;
+        const PIXELS: usize = 32;
         let mut places = vec![(0x1000_8000, "gp", "$gp")];
         if self.sys.heap == crate::memory::HEAP_BASE {
             places.push((crate::memory::HEAP_BASE, "heap", "the heap"));
@@ -594,7 +596,7 @@ impl Machine for MipsMachine {
         places.push((0xffff_0010, "mmio", "the memory map"));
         for (base, flag, name) in places {
             let written = (base..base + LOOK)
-                .step_by(4)
+                .step_by(STRIDE)
                 .filter(|&a| self.cpu.mem.read_u32(a).is_some_and(|w| w != 0))
                 .count();
             if written >= PIXELS {
