@@ -217,7 +217,10 @@ fn q_quits_and_p_pauses_the_snake() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "Bye! Score: 0\n");
 
-    // Paused at instruction 600: 5000 and 50000 instructions in, the same frame number.
+    // Paused at instruction 600 with no key left to come: the paused game does nothing but
+    // poll the keyboard. 5000 instructions in it is still polling (the step limit, status 4);
+    // by 50000 it is taken to wait for input that cannot come (status 3). The same frame
+    // number both times.
     let pause = dir.write("pause.keys", "600 p\n");
     let frames_at = |steps: &str| {
         let out = run(&[
@@ -233,12 +236,15 @@ fn q_quits_and_p_pauses_the_snake() {
             "--peek",
             "FRAME_COUNT",
         ]);
-        assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
-        text(&out.stdout)
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
     };
-    let early = frames_at("5000");
+    let (status, early, stderr) = frames_at("5000");
+    assert_eq!(status, Some(4), "{stderr}");
     assert!(early.starts_with("1\n"), "PAUSED is 1: {early:?}");
-    assert_eq!(frames_at("50000"), early);
+    let (status, late, stderr) = frames_at("50000");
+    assert_eq!(status, Some(3), "{stderr}");
+    assert!(stderr.contains("the program waits for input"), "{stderr}");
+    assert_eq!(late, early);
 }
 
 /// Unit (9, 17) of the display: the snake's second move (down, the keys' first 's') draws
