@@ -93,7 +93,9 @@ pub struct AsmArgs {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
-    /// SimpleRISC: a line that does not assemble is an error even if it never runs.
+    /// SimpleRISC: a line that does not assemble is an error even if it never runs. MIPS:
+    /// warnings about what MARS accepts silently (a branch beyond a 16-bit offset, an
+    /// instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// MIPS: the program runs with branch delay slots (changes pseudo-instruction expansion
@@ -128,7 +130,8 @@ pub struct MachineArgs {
     #[arg(long)]
     pub profile: Option<String>,
     /// LC-3: assemble with lc3as's stricter rules. SimpleRISC: lines that do not assemble
-    /// are errors even where they never run.
+    /// are errors even where they never run. MIPS: warnings about what MARS accepts silently
+    /// (a branch beyond a 16-bit offset, an instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// LC-3 --profile lc3tools: user code may read and write system space and device

@@ -72,6 +72,7 @@ pub fn asm(data: &[u8]) {
             let opts = asmdbg_mips::asm::AsmOptions {
                 work_dir: Some(std::path::PathBuf::from("/nonexistent-asmdbg-fuzz")),
                 delay_slots: selector & 0x80 != 0,
+                strict: selector & 0x40 != 0,
             };
             let file = asmdbg_core::SourceFile::new("fuzz.asm", text.as_ref());
             let Ok(program) = asmdbg_mips::asm::assemble(&file, &opts) else {

@@ -39,7 +39,7 @@ impl Isa {
     fn known_options(self) -> &'static [&'static str] {
         match self {
             Isa::Lc3 => &["strict"],
-            Isa::Mips => &["delay-slots"],
+            Isa::Mips => &["delay-slots", "strict"],
             Isa::SimpleRisc => &["no-mul", "strict"],
         }
     }
@@ -90,6 +90,7 @@ impl Isa {
                     &AsmOptions {
                         work_dir: Some(self.dir()),
                         delay_slots: has("delay-slots"),
+                        strict: has("strict"),
                     },
                 )?;
                 let bytes: BTreeMap<u32, u8> = program

@@ -85,6 +85,9 @@ pub struct AsmOptions {
     pub work_dir: Option<PathBuf>,
     /// MARS's `db` setting: pseudo-instructions get their delay-slot `nop`s and branch offsets.
     pub delay_slots: bool,
+    /// `--strict`: also warn about what MARS accepts silently but other MIPS assemblers
+    /// reject or drop (branches beyond a 16-bit offset, instructions in a data segment).
+    pub strict: bool,
 }
 
 /// MARS's default memory map.
@@ -197,6 +200,7 @@ struct Assembler<'o> {
     expanded_lines: usize,
     pending: Vec<Pending>,
     fixups: Vec<DataFixup>,
+    far_branches: Vec<crate::program::FarBranch>,
 }
 
 impl<'o> Assembler<'o> {
@@ -234,6 +238,7 @@ impl<'o> Assembler<'o> {
             expanded_lines: 0,
             pending: Vec::new(),
             fixups: Vec::new(),
+            far_branches: Vec::new(),
         }
     }
 
