@@ -140,3 +140,8 @@ fn all_cases_match(tool: &str) {
 fn mips_runs_as_mars_4_5_printed() {
     all_cases_match("mars");
 }
+
+#[test]
+fn lc3_under_profile_lc3tools_runs_as_lc3tools_printed() {
+    all_cases_match("lc3tools");
+}

@@ -445,3 +445,36 @@ fn ignore_privilege_turns_off_lc3tools_access_violations() {
         }
     }
 }
+
+/// `JSRR R7`: lc3tools writes R7 before it reads the base, so the call lands on the next
+/// instruction (tests/reference/lc3tools/jsrr_r7*, recorded from lc3tools); the book and
+/// lc3sim jump to R7's old value. Run 200 times so the compiled loop takes it too, and once
+/// more with compiled code off.
+#[test]
+fn jsrr_r7_jumps_to_the_old_r7_except_under_lc3tools() {
+    let src = "\
+        .ORIG x3000
+        AND R1, R1, #0
+        LD R2, ROUNDS
+LOOP    LEA R7, SKIP
+        JSRR R7
+        ADD R1, R1, #1
+SKIP    ADD R2, R2, #-1
+        BRp LOOP
+        ST R1, RESULT
+        HALT
+ROUNDS  .FILL #200
+RESULT  .BLKW 1
+        .END
+";
+    for (profile, rounds) in [("lc3tools", 200), ("patt", 0), ("lc3sim", 0)] {
+        for compiled in [true, false] {
+            let mut m = machine(src, profile);
+            m.set_compiled_code(compiled);
+            let (_, stop) = run(&mut m, b"");
+            assert_eq!(stop, StopEvent::Halted, "{profile}");
+            let result = m.peek_word(0x300a);
+            assert_eq!(result, Ok(rounds), "{profile}, compiled {compiled}");
+        }
+    }
+}

@@ -24,7 +24,7 @@ use asmdbg_core::code_memory::CompiledCode;
 use asmdbg_core::{BreakpointBitmap, WatchpointSet};
 
 use super::jit::{self, BlockFn};
-use super::{DEVICE_BASE, USER_BASE};
+use super::{Semantics, DEVICE_BASE, USER_BASE};
 use crate::decode::{decode, Instruction};
 
 /// Most instructions in one block; longer straight-line code continues in the next block.
@@ -304,20 +304,20 @@ pub(super) struct BlockCache {
     ops: Vec<Op>,
     /// The [`BreakpointBitmap::version`] the blocks were cut at.
     breakpoints_version: u64,
-    /// The LEA semantics the blocks were decoded with.
-    lea_sets_cc: bool,
+    /// The semantics the blocks were decoded with (LEA's condition codes, JSRR's order).
+    semantics: Semantics,
     /// The blocks compiled to machine code so far, by index (`jit.rs`).
     compiled: CompiledCode,
 }
 
 impl BlockCache {
-    pub fn new(lea_sets_cc: bool) -> Self {
+    pub fn new(semantics: Semantics) -> Self {
         BlockCache {
             entry: Box::new([NO_BLOCK; 0x10000]),
             blocks: Vec::new(),
             ops: Vec::new(),
             breakpoints_version: 0,
-            lea_sets_cc,
+            semantics,
             compiled: CompiledCode::default(),
         }
     }
@@ -337,15 +337,15 @@ impl BlockCache {
     }
 
     /// Drops every block if the breakpoints moved since the blocks were cut at them, or the
-    /// LEA semantics changed. `breakpoints` must be synced with the set first.
+    /// semantics changed. `breakpoints` must be synced with the set first.
     pub fn sync(
         &mut self,
         breakpoints: &BreakpointBitmap<1024>,
-        lea_sets_cc: bool,
+        semantics: Semantics,
         code: &mut AccessMap,
     ) {
-        if lea_sets_cc != self.lea_sets_cc || breakpoints.version() != self.breakpoints_version {
-            self.lea_sets_cc = lea_sets_cc;
+        if semantics != self.semantics || breakpoints.version() != self.breakpoints_version {
+            self.semantics = semantics;
             self.breakpoints_version = breakpoints.version();
             self.flush(code);
         }
@@ -453,7 +453,7 @@ impl BlockCache {
                     let (dr, base, offset) = (Reg::of(dr), Reg::of(base), offset as u16);
                     Op::Ldr { dr, base, offset }
                 }
-                Instruction::Lea { dr, offset } if self.lea_sets_cc => Op::LeaCc {
+                Instruction::Lea { dr, offset } if self.semantics.lea_sets_cc => Op::LeaCc {
                     dr: Reg::of(dr),
                     value: rel(offset),
                 },
@@ -492,6 +492,13 @@ impl BlockCache {
                     tail = Tail::Jsr {
                         target: rel(offset),
                     };
+                    addr = next;
+                    break;
+                }
+                // lc3tools writes R7 before it reads the base: its JSRR R7 calls the next
+                // instruction.
+                Instruction::Jsrr { base: 7 } if self.semantics.jsrr_links_first => {
+                    tail = Tail::Jsr { target: next };
                     addr = next;
                     break;
                 }

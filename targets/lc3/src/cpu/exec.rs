@@ -46,7 +46,12 @@ impl Cpu {
                 self.pc = rel(offset);
             }
             Instruction::Jsrr { base } => {
-                let target = self.reg(base);
+                // lc3tools links first, so its JSRR R7 calls the next instruction.
+                let target = if base == 7 && self.semantics.jsrr_links_first {
+                    next
+                } else {
+                    self.reg(base)
+                };
                 self.regs[7] = next;
                 self.pc = target;
             }

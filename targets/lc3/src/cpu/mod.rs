@@ -97,6 +97,9 @@ pub struct Semantics {
     pub psr_mapped: bool,
     /// The display prints a carriage return as a newline (lc3tools).
     pub cr_is_newline: bool,
+    /// JSRR writes R7 before it reads its base register, so `JSRR R7` calls the instruction
+    /// after it (lc3tools' micro-ops); the book and lc3sim jump to R7's old value.
+    pub jsrr_links_first: bool,
 }
 
 /// Why an instruction did not finish the ordinary way. Kept small and `Copy` so the hot loop
@@ -218,7 +221,7 @@ impl Cpu {
             plain_len: DEVICE_BASE,
             irq_armed: false,
             debug: DebugCache::new(BreakpointBitmap::new(), WatchFilter::new(1)),
-            blocks: Some(Box::new(BlockCache::new(semantics.lea_sets_cc))),
+            blocks: Some(Box::new(BlockCache::new(semantics))),
             code: AccessMap::new(),
             code_stale: false,
             executed: 0,

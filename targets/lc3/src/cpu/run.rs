@@ -93,12 +93,8 @@ impl Cpu {
         let mut blocks = self
             .blocks
             .take()
-            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics.lea_sets_cc)));
-        blocks.sync(
-            &self.debug.breakpoints,
-            self.semantics.lea_sets_cc,
-            &mut self.code,
-        );
+            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics)));
+        blocks.sync(&self.debug.breakpoints, self.semantics, &mut self.code);
         // The held instruction a watch stop resumed above may have written over code.
         self.settle_code(&mut blocks);
         let mut done: u64 = 0;
