@@ -145,3 +145,8 @@ fn mips_runs_as_mars_4_5_printed() {
 fn lc3_under_profile_lc3tools_runs_as_lc3tools_printed() {
     all_cases_match("lc3tools");
 }
+
+#[test]
+fn simplerisc_runs_as_the_course_interpreter_printed() {
+    all_cases_match("simplerisc");
+}
