@@ -126,7 +126,8 @@ pub struct MachineArgs {
     pub files: Vec<PathBuf>,
     #[arg(long, value_parser = parse_isa, help = isa_help())]
     pub isa: Option<Isa>,
-    /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
+    /// LC-3 OS profile: patt (default), lc3tools, lc3sim or pennsim (PennSim 1.2.5: boots
+    /// its OS at x0200; the course's lc3os.asm may be the first file).
     #[arg(long)]
     pub profile: Option<String>,
     /// LC-3: assemble with lc3as's stricter rules. SimpleRISC: lines that do not assemble

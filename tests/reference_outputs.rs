@@ -150,3 +150,8 @@ fn lc3_under_profile_lc3tools_runs_as_lc3tools_printed() {
 fn simplerisc_runs_as_the_course_interpreter_printed() {
     all_cases_match("simplerisc");
 }
+
+#[test]
+fn lc3_under_profile_pennsim_runs_as_pennsim_1_2_5() {
+    all_cases_match("pennsim");
+}

@@ -38,7 +38,7 @@ impl Isa {
     /// The options this ISA's assembler accepts, as `options:` spells them.
     fn known_options(self) -> &'static [&'static str] {
         match self {
-            Isa::Lc3 => &["strict"],
+            Isa::Lc3 => &["strict", "pennsim"],
             Isa::Mips => &["delay-slots", "strict"],
             Isa::SimpleRisc => &["no-mul", "strict"],
         }
@@ -54,6 +54,7 @@ impl Isa {
                     &SourceFile::new(name, text),
                     &AsmOptions {
                         strict: has("strict"),
+                        pennsim: has("pennsim"),
                     },
                 )?;
                 let memory: BTreeMap<u32, u16> = program

@@ -207,16 +207,16 @@ KBDR_AT .FILL xFE02
 #[test]
 fn unknown_profile_lists_the_valid_ones() {
     let opts = MachineOptions {
-        profile: Some("pennsim".into()),
+        profile: Some("lc3web".into()),
         ..Default::default()
     };
     let err = load_machine("t.asm", b".ORIG x3000\nHALT\n.END\n", &opts).unwrap_err();
     assert!(matches!(err, LoadError::Option(_)));
     assert_eq!(
         err.to_string(),
-        "unknown LC-3 profile 'pennsim': expected one of patt, lc3tools, lc3sim"
+        "unknown LC-3 profile 'lc3web': expected one of patt, lc3tools, lc3sim, pennsim"
     );
-    assert_eq!(profile_names(), ["patt", "lc3tools", "lc3sim"]);
+    assert_eq!(profile_names(), ["patt", "lc3tools", "lc3sim", "pennsim"]);
 }
 
 /// Which flags LC-3 programs accept is LC-3's identity; the command line rejects the others

@@ -22,6 +22,7 @@ pub struct CpuState {
     dsr_ie: bool,
     ddr: u16,
     mcr: u16,
+    pennsim: super::PennSimDevices,
     empty_polls: u32,
     executed: u64,
 }
@@ -54,6 +55,7 @@ impl Cpu {
             dsr_ie: self.dsr_ie,
             ddr: self.ddr,
             mcr: self.mcr,
+            pennsim: self.pennsim,
             empty_polls: self.empty_polls,
             executed: self.executed,
         }
@@ -75,6 +77,7 @@ impl Cpu {
         self.dsr_ie = state.dsr_ie;
         self.ddr = state.ddr;
         self.mcr = state.mcr;
+        self.pennsim = state.pennsim;
         self.empty_polls = state.empty_polls;
         self.executed = state.executed;
         self.debug.watch.end_resume();
