@@ -3,7 +3,8 @@
 //!
 //! - every line that still has a character once its `/* */` comments are gone takes an
 //!   instruction slot: a line holding only an `@` comment, or only blanks, is an instruction
-//!   that does nothing when it runs;
+//!   that does nothing when it runs (a line holding only a `//` comment, which asmdbg's dialect
+//!   takes from another course emulator and the interpreter does not, takes none);
 //! - a label's line takes a slot when anything but blanks follows its colon, so `loop: @ the
 //!   loop` is such an empty instruction, with the label on it;
 //! - the first colon of a line makes a label wherever it is, inside an `@` comment too: what
@@ -86,6 +87,17 @@ pub(crate) fn line_shapes(text: &str) -> Vec<LineShape> {
 
 fn shape(kept: &[(char, u32)]) -> LineShape {
     let blank = |c: char| c == ' ' || c == '\t';
+    // A `//` comment (asmdbg's dialect takes it, from another course emulator; the interpreter
+    // has none) ends what is read here, unless an `@` comment started first.
+    let slashes = kept
+        .windows(2)
+        .position(|pair| pair[0].0 == '/' && pair[1].0 == '/');
+    let at = kept.iter().position(|&(c, _)| c == '@');
+    let (kept, slashed) = match (slashes, at) {
+        (Some(s), Some(a)) if a < s => (kept, false),
+        (Some(s), _) => (&kept[..s], true),
+        _ => (kept, false),
+    };
     let colon = kept.iter().position(|&(c, _)| c == ':');
     let comment = kept.iter().position(|&(c, _)| c == '@');
     let after_first_colon = colon.is_some_and(|c| kept[c + 1..].iter().any(|&(ch, _)| !blank(ch)));
@@ -115,7 +127,8 @@ fn shape(kept: &[(char, u32)]) -> LineShape {
         _ => None,
     };
     LineShape {
-        empty: kept.is_empty(),
+        // A line of blanks and a `//` comment is a comment line of asmdbg's dialect: no slot.
+        empty: kept.is_empty() || (slashed && kept.iter().all(|&(c, _)| blank(c))),
         after_first_colon,
         comment_label,
     }
@@ -360,6 +373,8 @@ mod tests {
         assert!(one("/* gone */").empty);
         assert!(!one("  /* gone */").empty);
         assert!(one("\r").empty);
+        assert!(one("  // asmdbg's comment").empty);
+        assert!(!one("add r1, r1, r1 // asmdbg's comment").empty);
         let lines = line_shapes("/* one\ntwo */\nadd r1, r2, r3\n");
         assert!(lines[0].empty && lines[1].empty && !lines[2].empty);
     }
@@ -385,6 +400,10 @@ mod tests {
                 instruction: Some(("here".into(), 20)),
             })
         );
+        // After a `//` comment (asmdbg's), a colon or an `@` is the comment's text.
+        assert_eq!(one("\tmov r1, 5 // note: x").comment_label, None);
+        assert_eq!(one("\tmov r1, 5 // a@b: x").comment_label, None);
+        assert!(one("\tmov r1, 5 @ a // b: x").comment_label.is_some());
         let shape = one("\tmov r1, 5 @ see:");
         assert_eq!(shape.comment_label.map(|c| c.instruction), Some(None));
         let shape = one("@ step 1: nop @ then");

@@ -204,8 +204,9 @@ impl Cpu {
             2 => 0,
             _ => 1,
         };
-        // Under 3rd-edition access control a user-mode block must lie in user space; in
-        // supervisor mode every block may run (none reaches the device page).
+        // Under an access check (3rd-edition access control, PennSim's MPR) a user-mode block
+        // must lie in the user's plain window (elsewhere each fetch is checked the ordinary
+        // way); in supervisor mode every block may run (none reaches the device page).
         let restricted = self.restricted();
         let (window_lo, window_len) = (self.plain_lo, self.plain_len);
         let mut pc = self.pc;
