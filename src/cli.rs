@@ -92,6 +92,10 @@ pub struct AsmArgs {
     /// FILE with .elf by default).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// LC-3: the simulator the program is for; `pennsim` takes PennSim's SUB, MUL, JMPT and
+    /// RTT and a file without .END (a course's lc3os.asm).
+    #[arg(long)]
+    pub profile: Option<String>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
     /// SimpleRISC: a line that does not assemble is an error even if it never runs. MIPS:
     /// warnings about what MARS accepts silently (a branch beyond a 16-bit offset, an

@@ -86,6 +86,7 @@ pub(crate) fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<Path
 fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
     let program = load::read_program(&program_paths(&args.files, args.project)?, args.isa)?;
     let opts = asmdbg_core::MachineOptions {
+        profile: args.profile.clone(),
         strict: args.strict,
         delay_slots: args.delay_slots,
         no_mul: args.no_mul,
