@@ -127,7 +127,7 @@ test('the launch schema has exactly the adapter attributes', () => {
   assert.deepEqual(p.program.type, ['string', 'array']);
   assert.equal(p.program.default, '${file}');
   assert.deepEqual(p.isa.enum, ['lc3', 'mips', 'simplerisc']);
-  assert.deepEqual(p.profile.enum, ['patt', 'lc3tools', 'lc3sim']);
+  assert.deepEqual(p.profile.enum, ['patt', 'lc3tools', 'lc3sim', 'pennsim']);
   assert.equal(p.profile.default, 'patt');
   assert.deepEqual(p.console.enum, ['internalConsole', 'integratedTerminal']);
   assert.equal(p.console.default, 'integratedTerminal');

@@ -464,6 +464,9 @@ fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError>
             }
         }
     }
+    for far in &program.far_branches {
+        cpu.load_far_branch(far.addr, far.displacement);
+    }
     store_program_args(&mut cpu, &opts.program_args)?;
     // A game with a screen or scripted keys reads the keyboard: MARS's students connect both
     // tools.
@@ -557,6 +560,7 @@ pub fn load_machine_files(
         delay_slots: opts.delay_slots,
         sources: opts.sources.clone(),
         deadline: opts.assembly_deadline,
+        strict: opts.strict,
     };
     let program = assemble_files(&files, &asm_opts).map_err(LoadError::Assembly)?;
     MipsMachine::new(program, opts)

@@ -143,7 +143,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
         .iter()
         .map(|s| match s {
             Slot::Word(w) => *w,
-            Slot::Print(_) | Slot::Encode { .. } => NOP_WORD,
+            Slot::Print(_) | Slot::Encode { .. } | Slot::Empty => NOP_WORD,
             Slot::Reject { .. } => crate::program::REJECT_WORD,
         })
         .flat_map(u32::to_le_bytes)

@@ -11,8 +11,10 @@ use asmdbg_core::elf::object::{
 use asmdbg_simplerisc::elf::{elf_from_program, elf_image, gdb_code_addr, CODE_BASE, NOP_WORD};
 use asmdbg_simplerisc::{assemble, AsmOptions, Program};
 
+// The header is a block comment: an `@` comment line would be an instruction slot of its own,
+// as in the course interpreter.
 const PROG: &str = "\
-@ prog.asm: nested calls
+/* prog.asm: nested calls */
 .main:
 \tmov r1, 3
 \tcall outer

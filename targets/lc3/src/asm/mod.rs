@@ -56,6 +56,9 @@ use statement::Directive;
 pub struct AsmOptions {
     /// lc3as's rules instead of the lenient lc3tools dialect.
     pub strict: bool,
+    /// PennSim's instructions too (`--profile pennsim`): SUB, MUL, JMPT and RTT. Off, they
+    /// are not mnemonics, so programs for the other simulators may use the names as labels.
+    pub pennsim: bool,
 }
 
 /// Whether `word` is an LC-3 instruction (trap aliases and lc3tools' extras included) or one of
@@ -66,7 +69,9 @@ pub fn is_operation(word: &str) -> bool {
 
 /// Assembles one source file, reporting every error.
 pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
-    Assembler::new(file, opts.strict).run()
+    let mut assembler = Assembler::new(file, opts.strict);
+    assembler.pennsim = opts.pennsim;
+    assembler.run()
 }
 
 /// Assembles source text held in memory (the OS images, tests).
@@ -77,6 +82,7 @@ pub fn assemble_str(name: &str, text: &str, opts: &AsmOptions) -> Result<Program
 struct Assembler<'a> {
     file: &'a SourceFile,
     strict: bool,
+    pennsim: bool,
     rep: Reporter,
     symbols: SymbolTable,
     segments: Vec<Segment>,
@@ -92,6 +98,7 @@ impl<'a> Assembler<'a> {
         Assembler {
             file,
             strict,
+            pennsim: false,
             rep: Reporter {
                 sources,
                 file: id,

@@ -85,7 +85,8 @@ impl Assembler<'_> {
             ) || (op.kind == Tok::Word && !is_mnemonic);
             if continues {
                 self.continuation(line, rest);
-            } else if is_mnemonic {
+            } else if is_mnemonic && self.opts.strict {
+                // MARS drops it without a word (issue 39): only --strict says so.
                 let msg = format!(
                     "\"{}\" is ignored: MARS drops instructions written in a data segment",
                     op.text
