@@ -15,8 +15,8 @@
 ;   steers it: the left half sends it up to the left, the right half up to the right. A ball
 ;   that falls past the paddle costs one of the three lives (the white marks at the top
 ;   left). The game ends when the lives are gone, when all 40 bricks are broken, or when the
-;   time runs out (the green bar at the top right loses a pixel every 48 frames: about
-;   4,000 frames in all).
+;   time runs out (the green bar at the top right loses a pixel column every 48 frames:
+;   about 4,000 frames in all).
 ;   The console then says how it ended and how many bricks were broken.
 ;
 ; The display (PennSim's video display, as in its manual)
@@ -386,16 +386,17 @@ LOSE_LIFE
         LD R1, LIVES
         ADD R1, R1, #-1
         ST R1, LIVES
-        ADD R1, R1, R1          ; the mark of life LIVES: x = 4 + 8 * LIVES
+        ADD R2, R1, R1          ; the mark of life LIVES: x = 4 + 10 * LIVES
+        ADD R1, R2, R2
         ADD R1, R1, R1
-        ADD R1, R1, R1
+        ADD R1, R1, R2
         ADD R1, R1, #4
         AND R2, R2, #0
         ADD R2, R2, #2
         AND R4, R4, #0
         ADD R4, R4, #6
         AND R5, R5, #0
-        ADD R5, R5, #2
+        ADD R5, R5, #4
         LD R0, WALL_COLOUR
         JSR FILL_RECT
         LD R7, LOSE_R7
@@ -404,7 +405,7 @@ LOSE_LIFE
 LOSE_R7         .FILL #0
 
 ; ---------------------------------------------------------------------------------------------
-; TICK: counts the frame; every 48th frame the time bar's last pixel column turns grey and
+; TICK: counts the frame; every 48th frame the time bar's last column turns grey and
 ; TIME_LEFT goes down. Uses R0-R3.
 ; ---------------------------------------------------------------------------------------------
 TICK    LD R0, FRAMES
@@ -422,10 +423,14 @@ TICK    LD R0, FRAMES
         LD R2, TIME_BAR         ; its address: (TIME_BAR_X + TIME_LEFT, 2)
         ADD R2, R2, R1
         LD R0, WALL_COLOUR
-        STR R0, R2, #0
         LD R3, ROW_LENGTH
+        STR R0, R2, #0          ; rows 2 to 5
         ADD R2, R2, R3
-        STR R0, R2, #0          ; and row 3
+        STR R0, R2, #0
+        ADD R2, R2, R3
+        STR R0, R2, #0
+        ADD R2, R2, R3
+        STR R0, R2, #0
 TICK_DONE
         RET
 
@@ -464,7 +469,7 @@ PADDLE_Y        .FILL #116
 PADDLE_WIDTH    .FILL #16
 
 ; ---------------------------------------------------------------------------------------------
-; DRAW_COURT: the grey walls (rows 0-5 at the top, columns 0-1 and 126-127 at the sides; the
+; DRAW_COURT: the grey walls (rows 0-7 at the top, columns 0-1 and 126-127 at the sides; the
 ; bottom is open), the three lives' white marks and the green time bar in the top wall.
 ; ---------------------------------------------------------------------------------------------
 DRAW_COURT
@@ -474,7 +479,7 @@ DRAW_COURT
         AND R2, R2, #0
         LD R4, ROW_LENGTH
         AND R5, R5, #0
-        ADD R5, R5, #6
+        ADD R5, R5, #8
         JSR FILL_RECT
         AND R1, R1, #0          ; the left side
         AND R4, R4, #0
@@ -484,7 +489,7 @@ DRAW_COURT
         LD R1, RIGHT_WALL_X     ; the right side
         LD R5, ROWS
         JSR FILL_RECT
-        LD R0, LIFE_COLOUR      ; lives: 6 x 2 marks at x 4, 12, 20 on rows 2-3
+        LD R0, LIFE_COLOUR      ; lives: 6 x 4 marks at x 4, 14, 24 on rows 2-5
         AND R1, R1, #0
         ADD R1, R1, #4
         AND R2, R2, #0
@@ -495,9 +500,9 @@ DRAW_COURT
         ST R3, COURT_COUNT
 LIFE_MARK
         AND R5, R5, #0
-        ADD R5, R5, #2
+        ADD R5, R5, #4
         JSR FILL_RECT
-        ADD R1, R1, #8
+        ADD R1, R1, #10
         LD R3, COURT_COUNT
         ADD R3, R3, #-1
         ST R3, COURT_COUNT
@@ -506,7 +511,7 @@ LIFE_MARK
         LD R1, TIME_BAR_X
         LD R4, TIME_LEFT
         AND R5, R5, #0
-        ADD R5, R5, #2
+        ADD R5, R5, #4
         JSR FILL_RECT
         LD R7, COURT_R7
         RET
