@@ -256,9 +256,10 @@ NEG_LOST_Y      .FILL #-122         ; the ball's top row when its lower row is t
 ; ---------------------------------------------------------------------------------------------
 ; HIT: the ball ran into the pixel at address R3, of colour R0. A brick's colour (not the
 ; wall's, not the paddle's) breaks that brick: the brick is erased, SCORE goes up and
-; BRICKS_LEFT down. Returns R0 unchanged. Uses R3-R6.
+; BRICKS_LEFT down. Returns R0 unchanged. Uses R3-R7.
 ; ---------------------------------------------------------------------------------------------
-HIT     ST R0, HIT_COLOUR
+HIT     ST R7, HIT_R7
+        ST R0, HIT_COLOUR
         LD R4, WALL_COLOUR
         NOT R4, R4
         ADD R4, R4, #1
@@ -287,19 +288,9 @@ FIND_TOP
         BRnzp FIND_TOP
 ERASE_BRICK
         AND R0, R0, #0          ; R3: its top-left pixel
-        LD R5, BRICK_HEIGHT
-ERASE_ROW
-        ADD R6, R3, #0
         LD R4, BRICK_WIDTH
-ERASE_PIXEL
-        STR R0, R6, #0
-        ADD R6, R6, #1
-        ADD R4, R4, #-1
-        BRp ERASE_PIXEL
-        LD R4, ROW_LENGTH
-        ADD R3, R3, R4
-        ADD R5, R5, #-1
-        BRp ERASE_ROW
+        LD R5, BRICK_HEIGHT
+        JSR FILL_AT
         LD R4, SCORE
         ADD R4, R4, #1
         ST R4, SCORE
@@ -308,9 +299,11 @@ ERASE_PIXEL
         ST R4, BRICKS_LEFT
 HIT_DONE
         LD R0, HIT_COLOUR
+        LD R7, HIT_R7
         RET
 
 HIT_COLOUR      .FILL #0
+HIT_R7          .FILL #0
 
 ; ---------------------------------------------------------------------------------------------
 ; The game's state and constants
@@ -569,11 +562,15 @@ BRICK_COLOURS   .FILL x7C00         ; red      11111 00000 00000
 
 ; ---------------------------------------------------------------------------------------------
 ; FILL_RECT: paints the R4 x R5 pixels (width x height) whose top-left pixel is (R1, R2) in
-; colour R0. Keeps R0-R2 and R4; uses R3, R5-R7.
+; colour R0. FILL_AT: the same from the address in R3. Both keep R0-R2 and R4; use R3, R5-R7.
 ; ---------------------------------------------------------------------------------------------
 FILL_RECT
-        ST R7, FILL_R7
+        ST R7, RECT_R7
         JSR PIXEL_ADDRESS
+        JSR FILL_AT
+        LD R7, RECT_R7
+        RET
+FILL_AT ST R7, FILL_R7
 FILL_ROW
         ADD R6, R3, #0          ; walks the row
         ADD R7, R4, #0          ; pixels left in it
@@ -589,6 +586,7 @@ FILL_PIXEL
         LD R7, FILL_R7
         RET
 
+RECT_R7         .FILL #0
 FILL_R7         .FILL #0
 
 ; ---------------------------------------------------------------------------------------------
