@@ -291,6 +291,7 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
     args: &DebugArgs,
     line_mode: console::LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+    frames: Option<asmdbg_core::elf::ElfDebug>,
 ) -> anyhow::Result<ExitCode> {
     let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -331,7 +332,7 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             None
         };
         debuggee.exec = exec;
-        let mut session = debug::Session::new(debuggee, guest_console, discipline);
+        let mut session = debug::Session::new(debuggee, guest_console, discipline, frames);
         if let Some(pty) = display {
             session = session.with_display(pty);
         }

@@ -813,7 +813,7 @@ impl<G: GdbMachine> Case<G> {
         loop {
             let rsp = self.rsp.as_mut().expect("rsp");
             let poll = rsp.poll();
-            if let Some(reply) = rsp.reply() {
+            if let Some(reply) = rsp.stop_reply() {
                 self.collect_shown();
                 return Ok(parse_stop(&reply));
             }

@@ -119,6 +119,8 @@ pub(super) fn run_length_decoded(payload: &[u8]) -> String {
 pub(super) struct RspWire<G: GdbMachine> {
     pub(super) session: RspSession<G>,
     pub(super) from_stub: Vec<u8>,
+    /// What the stub wrote on gdb's console (`O` packets while the machine ran).
+    pub(super) gdb_console: String,
 }
 
 impl<G: GdbMachine> RspWire<G> {
@@ -129,6 +131,7 @@ impl<G: GdbMachine> RspWire<G> {
         let mut wire = RspWire {
             session,
             from_stub: Vec::new(),
+            gdb_console: String::new(),
         };
         wire.session.on_bytes(
             format!("+{}", rsp_packet("QStartNoAckMode")).as_bytes(),
@@ -160,6 +163,22 @@ impl<G: GdbMachine> RspWire<G> {
         let payload = run_length_decoded(&self.from_stub[start + 1..hash]);
         self.from_stub.drain(..hash + 3);
         Some(payload)
+    }
+
+    /// The next packet that is not console output (`O` packets go to `gdb_console`).
+    pub(super) fn stop_reply(&mut self) -> Option<String> {
+        loop {
+            let reply = self.reply()?;
+            match reply.strip_prefix('O') {
+                Some(hex) if reply != "OK" => {
+                    let bytes: Vec<u8> = (0..hex.len() / 2)
+                        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+                        .collect();
+                    self.gdb_console.push_str(&String::from_utf8_lossy(&bytes));
+                }
+                _ => return Some(reply),
+            }
+        }
     }
 
     /// A request answered at once; its reply (console `O` packets skipped).

@@ -8,8 +8,8 @@ use asmdbg_core::elf::object::{
 };
 use asmdbg_core::elf::{
     function_spans, propagate_states, split_ranges, write_elf, BaseType, CfaOp, ElfDebug, ElfError,
-    ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function, LineRow,
-    TypeEncoding, Variable, EM_MIPS,
+    ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function, GdbScript,
+    LineRow, TypeEncoding, Variable, EM_MIPS,
 };
 
 fn sym(name: &str, addr: u64, size: u64, kind: ElfSymbolKind, global: bool) -> ElfSymbol {
@@ -157,7 +157,33 @@ fn image() -> ElfImage {
                 ],
             }],
         },
+        gdb_script: Some(GdbScript {
+            name: "asmdbg-helpers-test".into(),
+            text: "import gdb\n".into(),
+        }),
     }
+}
+
+/// gdb finds the inline script in `.debug_gdb_scripts`: the Python-text kind (4), the name's
+/// line, the text, a NUL; not loaded into memory.
+#[test]
+fn the_gdb_script_is_an_inline_python_entry() {
+    let bytes = write_elf(&image()).expect("writes");
+    let file = ElfFile32::<object::Endianness>::parse(&*bytes).expect("parses");
+    let section = file.section_by_name(".debug_gdb_scripts").expect("present");
+    assert_eq!(section.address(), 0);
+    assert_eq!(
+        section.data().unwrap(),
+        b"\x04asmdbg-helpers-test\nimport gdb\n\0"
+    );
+    let mut no_script = image();
+    no_script.gdb_script = None;
+    let bytes = write_elf(&no_script).expect("writes");
+    let file = ElfFile32::<object::Endianness>::parse(&*bytes).expect("parses");
+    assert!(file.section_by_name(".debug_gdb_scripts").is_none());
+    let mut nul = image();
+    nul.gdb_script.as_mut().unwrap().text.push('\0');
+    assert!(matches!(write_elf(&nul), Err(ElfError::NulInName { .. })));
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub fn loaded_addresses<I: ElfIsa>(isa: &I, insns: &BTreeMap<u64, I::Instruction
         .iter()
         .zip(insns.iter().skip(1))
         .filter(|((a, _), (b, _))| a.checked_add(I::INSN_BYTES) == Some(**b))
-        .filter_map(|((_, first), (_, second))| isa.loaded_address(first, second))
+        .filter_map(|((&addr, first), (_, second))| isa.loaded_address(first, second, addr))
         .collect()
 }
 

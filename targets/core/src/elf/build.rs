@@ -11,7 +11,19 @@ use crate::symbols::{DataItem, DebugInfo};
 
 use super::analysis::{call_targets, frame_desc, function_spans, loaded_addresses, split_ranges};
 use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, FrameDesc, Function, Variable};
-use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind};
+use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, GdbScript};
+
+/// The gdb helpers every ELF carries (reverse motions by one rule, watchpoints read again
+/// after `monitor`): Python, see the file's header.
+pub const HELPERS_PY: &str = include_str!("../gdb/helpers.py");
+
+/// The script an ELF of `isa` carries: the ISA's name, the common helpers, the ISA's own.
+pub fn helper_script(isa: &str, own: &str) -> GdbScript {
+    GdbScript {
+        name: format!("asmdbg-helpers-{isa}"),
+        text: format!("ASMDBG_ISA = \"{isa}\"\n{HELPERS_PY}\n{own}"),
+    }
+}
 
 /// How a data label reads in gdb: an index into [`ElfIsa::types`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +54,9 @@ pub trait ElfIsa {
     }
     /// `DW_AT_producer`.
     fn producer(&self) -> &'static str;
+    /// The name asmdbg's gdb helpers know the ISA by (`ASMDBG_ISA`), and the ISA's own helpers
+    /// (Python, run after the common ones; see [`helper_script`]).
+    fn gdb_helpers(&self) -> (&'static str, &'static str);
     /// gdb's address of native address `native`, if gdb can see it.
     fn gdb_addr(&self, native: u64) -> Option<u64>;
     /// The instruction whose `INSN_BYTES` little-endian bytes are `bytes`.
@@ -59,12 +74,14 @@ pub trait ElfIsa {
         false
     }
     /// The address an instruction pair puts in a register (MIPS `la`: `lui` then `ori`/`addiu`
-    /// of the same register), if this pair does that. A code label whose address is loaded is
-    /// a possible indirect call target, so it starts a function.
+    /// of the same register; LC-3 `LEA`, the first alone), if this pair does that; `addr` is
+    /// the first's gdb address. A code label whose address is loaded is a possible indirect
+    /// call target (`jalr`, `JSRR`), so it starts a function.
     fn loaded_address(
         &self,
         _first: &Self::Instruction,
         _second: &Self::Instruction,
+        _addr: u64,
     ) -> Option<u64> {
         None
     }
@@ -358,6 +375,7 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         }
     }
 
+    let (name, own) = isa.gdb_helpers();
     ElfImage {
         machine: isa.machine(),
         e_flags: isa.e_flags(),
@@ -365,5 +383,6 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         sections,
         symbols,
         debug,
+        gdb_script: Some(helper_script(name, own)),
     }
 }

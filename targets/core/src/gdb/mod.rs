@@ -188,6 +188,18 @@ pub struct Debuggee<G: GdbMachine> {
     /// A reverse-continue under way: the session searches one interval of history per
     /// burst; a new request or Ctrl-C drops it.
     pub reverse_search: Option<crate::history::ReverseSearch>,
+    /// Lines for gdb's own console, sent with the next resume (a stub may write to it only
+    /// while the target runs).
+    pub gdb_notes: String,
+    /// gdb runs asmdbg's helper script (it said so with `monitor asmdbg-helpers`) on this
+    /// connection.
+    pub helpers_loaded: bool,
+    /// `monitor asmdbg-reverse ...`'s words: the motion gdb's next `bs` runs (the helper
+    /// script's reverse-next, reverse-step, reverse-nexti and reverse-finish; the session
+    /// knows the motions).
+    pub armed_reverse: Option<String>,
+    /// gdb made a new resume request (set by every one; the session takes it).
+    pub new_request: bool,
     created: Instant,
 }
 
@@ -218,6 +230,10 @@ impl<G: GdbMachine> Debuggee<G> {
             history_cap: crate::history::DEFAULT_CAP_BYTES,
             end_reported: false,
             reverse_search: None,
+            gdb_notes: String::new(),
+            helpers_loaded: false,
+            armed_reverse: None,
+            new_request: false,
             created: Instant::now(),
         }
     }

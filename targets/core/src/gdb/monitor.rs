@@ -72,6 +72,18 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
             }
             text
         }
+        // The helper script gdb loads from the ELF says it is there (no reply: it is not
+        // something a user types).
+        "asmdbg-helpers" => {
+            dbg.helpers_loaded = true;
+            String::new()
+        }
+        // The helper script's reverse motions by line: the next `bs` runs this one.
+        "asmdbg-reverse" => {
+            dbg.helpers_loaded = true;
+            dbg.armed_reverse = Some(args.join(" "));
+            String::new()
+        }
         "regs" | "registers" => regs(&dbg.machine),
         "disas" | "disassemble" | "x/i" => disas(&dbg.machine, &args),
         "stats" => stats(dbg),
