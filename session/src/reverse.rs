@@ -327,7 +327,10 @@ impl ReverseMotion {
             Reversed::Begin => Some(Outcome::Begin),
             Reversed::Stepped => None,
             Reversed::Hit(event @ StopEvent::Watch { .. }) => {
-                if !self.gdb {
+                if self.gdb {
+                    // As a reverse step reports one: gdb's next step back goes over it.
+                    core.watch_reported_here();
+                } else {
                     // Before the access.
                     core.reverse_step(false);
                 }

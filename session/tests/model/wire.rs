@@ -124,9 +124,10 @@ pub(super) struct RspWire<G: GdbMachine> {
 }
 
 impl<G: GdbMachine> RspWire<G> {
-    pub(super) fn new(target: Debuggee<G>) -> Self {
-        let mut session =
-            RspSession::new(target, Discipline::new(LineMode::Raw, false)).with_burst(BURST);
+    pub(super) fn new(target: Debuggee<G>, debug: asmdbg_core::elf::ElfDebug) -> Self {
+        let mut session = RspSession::new(target, Discipline::new(LineMode::Raw, false))
+            .with_burst(BURST)
+            .with_frames(debug);
         session.on_connect(Instant::now());
         let mut wire = RspWire {
             session,
