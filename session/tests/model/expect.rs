@@ -81,9 +81,14 @@ impl<G: GdbMachine> Case<G> {
                     .acts
                     .get(from as usize)
                     .is_some_and(|&a| trace.calls[a as usize].parent.is_none());
-                // (After a jump the model does not know the calls: any answer goes.)
-                let jumped = trace.jumped_at.is_some_and(|j| j <= from);
-                return match outermost || jumped {
+                // (After a jump, or in an interrupt, the model does not know the calls the
+                // frame rules show: any answer goes.)
+                let unknown = trace.jumped_at.is_some_and(|j| j <= from)
+                    || trace
+                        .acts
+                        .get(from as usize)
+                        .is_some_and(|&a| trace.interrupted(a));
+                return match outermost || unknown {
                     true => Want::At(from, Reason::Quiet),
                     false => Want::At(from, Reason::Begin),
                 };
@@ -251,16 +256,21 @@ impl<G: GdbMachine> Case<G> {
             if trace.pcs[at as usize] == entry && act(at) == callee {
                 return Ok(at);
             }
+            // The search's breakpoints (the user's, and the one at the entry) hide a watched
+            // access of the same instruction, as a reverse-continue's do.
             for x in (0..at).rev() {
                 if bp(x) {
                     return Err(Want::At(x, Reason::Breakpoint));
                 }
+                if trace.pcs[x as usize] == entry {
+                    if act(x) == callee {
+                        return Ok(x);
+                    }
+                    continue;
+                }
                 if let Some((kind, addr)) = watch(x) {
                     let stop = if rsp { x + 1 } else { x };
                     return Err(Want::At(stop, Reason::Watch(kind, addr)));
-                }
-                if trace.pcs[x as usize] == entry && act(x) == callee {
-                    return Ok(x);
                 }
             }
             Err(Want::At(0, Reason::Begin))

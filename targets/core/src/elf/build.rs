@@ -9,7 +9,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::flow::Flow;
 use crate::symbols::{DataItem, DebugInfo};
 
-use super::analysis::{call_targets, frame_desc, function_spans, loaded_addresses, split_ranges};
+use super::analysis::{
+    call_targets, frame_descs, function_extents, loaded_addresses, split_ranges, successors_at,
+};
 use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, FrameDesc, Function, Variable};
 use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, GdbScript};
 
@@ -240,14 +242,15 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     );
     starts.extend(&facts.extra_function_starts);
     starts.retain(|&a| in_code(a));
-    let spans = function_spans(&starts, &code_runs);
+    let extents = function_extents(&starts, &code_runs, step, |a| successors_at(isa, &insns, a));
 
     // One symbol, subprogram and frame description per function.
     let mut symbols: Vec<ElfSymbol> = Vec::new();
     let mut functions = Vec::new();
     let mut frames = Vec::new();
     let mut function_label: BTreeSet<usize> = BTreeSet::new();
-    for &(start, end) in &spans {
+    for extent in &extents {
+        let start = extent.entry;
         let here = code_labels.get(&start).map_or(&[][..], Vec::as_slice);
         let chosen = here
             .iter()
@@ -266,30 +269,42 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
             None => Some((format!("_code_{start:08x}"), false)),
         };
         if let Some((name, global)) = named {
-            let cuts: Vec<u64> = (start..end)
-                .step_by(step as usize)
-                .filter(|&a| a > start)
-                .filter(|&a| {
-                    insns
-                        .get(&(a - step))
-                        .is_some_and(|insn| isa.gdb_assumes_delay_slot(insn))
+            // gdb's delay-slot rule: each range is cut after every branch.
+            let ranges = extent
+                .ranges
+                .iter()
+                .flat_map(|&(begin, end)| {
+                    let cuts: Vec<u64> = (begin..end)
+                        .step_by(step as usize)
+                        .filter(|&a| a > begin)
+                        .filter(|&a| {
+                            insns
+                                .get(&(a - step))
+                                .is_some_and(|insn| isa.gdb_assumes_delay_slot(insn))
+                        })
+                        .collect();
+                    split_ranges(begin, end, &cuts)
                 })
                 .collect();
+            // The symbol spans the function's last range too: a label there (a `done:` after
+            // the subroutines) lies inside a sized symbol, so gdb names the pc after the
+            // function, not the label (the subroutines in between have sized symbols of
+            // their own, closer to their pcs).
             symbols.push(ElfSymbol {
                 name: name.clone(),
                 addr: start,
-                size: end - start,
+                size: extent.span(),
                 kind: ElfSymbolKind::Func,
                 global,
             });
             functions.push(Function {
                 name,
                 entry: start,
-                ranges: split_ranges(start, end, &cuts),
+                ranges,
                 global,
             });
         }
-        frames.push(frame_desc(isa, &insns, start, end, start == facts.entry));
+        frames.extend(frame_descs(isa, &insns, extent, start == facts.entry));
     }
     if let (true, Some(&(_, end))) = (isa.ends_past_its_code(), code_runs.last()) {
         symbols.push(ElfSymbol {

@@ -33,7 +33,7 @@ pub mod dwarf;
 pub mod image;
 pub mod unwind;
 
-pub use analysis::{function_spans, propagate_states, split_ranges};
+pub use analysis::{function_extents, function_spans, propagate_states, split_ranges, Extent};
 pub use build::{build_image, helper_script, ElfIsa, ImageFacts, ImageRun, VarType, HELPERS_PY};
 pub use dwarf::{
     base_debug, BaseType, CfaOp, ElfDebug, FrameCie, FrameDesc, Function, LineRow, TypeEncoding,
