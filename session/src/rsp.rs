@@ -153,7 +153,8 @@ pub struct RspSession<G: GdbMachine> {
 }
 
 impl<G: GdbMachine> RspSession<G> {
-    pub fn new(target: Debuggee<G>, discipline: Discipline) -> Self {
+    pub fn new(mut target: Debuggee<G>, discipline: Discipline) -> Self {
+        target.served_to_gdb = true;
         RspSession {
             core: RunCore::new(target, discipline),
             attached: None,
@@ -206,6 +207,7 @@ impl<G: GdbMachine> RspSession<G> {
         self.attached = None;
         self.end = None;
         self.core.target.helpers_loaded = false;
+        self.core.target.gdb_watched = false;
         self.helpers_hint_given = false;
         self.parked_until = None;
         let built = GdbStubBuilder::new(BufConn::default())
@@ -396,7 +398,7 @@ impl<G: GdbMachine> RspSession<G> {
             self.hint_helpers();
         }
         // gdb's console: lines are sent as `O` packets, which gdb reads while the target runs.
-        let notes = std::mem::take(&mut self.core.target.gdb_notes);
+        let notes = std::mem::take(&mut self.core.target.debugger_notes);
         if !notes.is_empty() {
             let hex: String = notes.bytes().map(|b| format!("{b:02x}")).collect();
             let _ = g
@@ -485,7 +487,7 @@ impl<G: GdbMachine> RspSession<G> {
             return;
         }
         self.helpers_hint_given = true;
-        target.gdb_notes.push_str(HELPERS_HINT);
+        target.debugger_notes.push_str(HELPERS_HINT);
     }
 
     /// The reverse motion by line this `bs` runs: the one under way, or the one the helper
@@ -501,7 +503,7 @@ impl<G: GdbMachine> RspSession<G> {
         let Some((way, count)) = Way::parse(&parts) else {
             self.core
                 .target
-                .gdb_notes
+                .debugger_notes
                 .push_str(&format!("asmdbg: no reverse motion `{words}`\n"));
             return None;
         };
@@ -510,7 +512,7 @@ impl<G: GdbMachine> RspSession<G> {
             Err(e) => {
                 self.core
                     .target
-                    .gdb_notes
+                    .debugger_notes
                     .push_str(&format!("asmdbg: {e}\n"));
                 None
             }

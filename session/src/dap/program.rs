@@ -297,6 +297,15 @@ impl<G: GdbMachine> DapProgram<G> {
         self.fault_at = None;
     }
 
+    /// asmdbg's own notes (a change in the past dropped the recorded future) go to the Debug
+    /// Console, not among the program's output.
+    fn debugger_notes(&mut self, out: &mut Outbox) {
+        let notes = std::mem::take(&mut self.core.target.debugger_notes);
+        if !notes.is_empty() {
+            out.output("console", &notes);
+        }
+    }
+
     /// Whether the machine is where the last stop, a fault, left it.
     fn at_fault(&self) -> bool {
         self.fault_at == Some(self.machine().instructions_executed())
@@ -345,11 +354,18 @@ impl<G: GdbMachine> DapProgram<G> {
         self.next_id
     }
 
+    /// `restart`, stopped or running (a running program is stopped first): what `monitor
+    /// reset` does over gdb — the program reloaded with the launch's options (profile, keys,
+    /// display), its pokes written again, the console's input read again from the start,
+    /// history from here; breakpoints and watchpoints stay with the machine.
     fn restart(&mut self, out: &mut Outbox) {
-        // What `monitor reset` does over gdb: reload, the pokes again, history from here.
-        // Breakpoints and watchpoints stay with the machine.
+        self.motion = None;
+        self.core.target.resume = None;
+        self.core.target.reverse_search = None;
         monitor_command(&mut self.core.target, "reset");
         self.terminated = false;
+        self.exception = None;
+        self.fault_at = None;
         self.stopped(out, "entry", None, Vec::new());
     }
 
@@ -386,7 +402,9 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 "{command} needs the program stopped: pause it first"
             ));
         }
-        handler(self, &Request { command, args }, out)
+        let answer = handler(self, &Request { command, args }, out);
+        self.debugger_notes(out);
+        answer
     }
 
     fn start(&mut self, stop_on_entry: bool, out: &mut Outbox) {
@@ -409,6 +427,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
 
     fn run_burst(&mut self, out: &mut Outbox) {
         self.run_motion(out);
+        self.debugger_notes(out);
     }
 
     fn console_input(&mut self, bytes: &[u8]) {

@@ -634,6 +634,24 @@ impl<G: GdbMachine> Case<G> {
                 String::from_utf8_lossy(&self.expected_shown)
             ));
         }
+        // The notes of changes in the past: on the debugger's console, in order (gdb's gets
+        // them with its next resume).
+        let console = match (&self.rsp, &self.dap) {
+            (Some(rsp), _) => rsp.gdb_console.clone(),
+            (_, Some(dap)) => dap.debugger_console.clone(),
+            _ => String::new(),
+        };
+        let shown: Vec<&str> = console
+            .lines()
+            .filter(|l| l.contains("was discarded"))
+            .collect();
+        let made: Vec<&str> = self.discards.iter().map(|n| n.trim_end()).collect();
+        let lagging = self.proto == Proto::Rsp && !self.notes_sent;
+        if !(shown == made || (lagging && made.starts_with(&shown))) {
+            return self.fail(format!(
+                "after {after}: the debugger's console said {shown:?}; the changes in the past make {made:?}"
+            ));
+        }
         let regions = self.regions.clone();
         match (&mut self.rsp, &mut self.dap) {
             (Some(rsp), _) => {

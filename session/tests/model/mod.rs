@@ -278,6 +278,11 @@ struct Case<G: GdbMachine> {
     /// RSP: the fault message the console shows after the output of the stop that reported
     /// the fault.
     note: Option<String>,
+    /// The notes of changes in the past that dropped the recorded future, in order: the
+    /// debugger's console (gdb's, at the next resume; the DAP's Debug Console) shows them.
+    discards: Vec<String>,
+    /// RSP: gdb resumed since the last of them (its console has them all).
+    notes_sent: bool,
     /// The session ended (program exited).
     over: bool,
     keys_typed: u8,
@@ -364,6 +369,8 @@ impl<G: GdbMachine> Case<G> {
             attempted: 0,
             held_at: 0,
             note: None,
+            discards: Vec::new(),
+            notes_sent: true,
             over: false,
             keys_typed: 0,
             log: String::new(),
@@ -542,10 +549,10 @@ impl<G: GdbMachine> Case<G> {
     fn state_written(&mut self, ev: Ev) {
         let now = self.now;
         if now < self.frontier {
-            self.note = Some(format!(
-                "[asmdbg: the machine was changed at instruction {now} of {}: the recorded run after it is dropped and it runs live from here]",
-                self.frontier
-            ));
+            // The debugger's console says so (not the program's).
+            self.discards
+                .push(asmdbg_core::gdb::discarded_note(now, self.frontier));
+            self.notes_sent = false;
             // Everything that came in at `now` stays: it is part of the state at `now`.
             self.oracle.timeline.retain(|(at, _)| *at <= now);
             self.frontier = now;
@@ -724,6 +731,7 @@ impl<G: GdbMachine> Case<G> {
             _ => "vCont;s",
         };
         self.rsp.as_mut().expect("rsp").send(packet);
+        self.notes_sent = true;
         let mut bursts = 0;
         let mut idle = 0;
         let mut fed = 0;

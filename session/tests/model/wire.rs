@@ -237,6 +237,8 @@ pub(super) struct DapWire {
     pub(super) responses: VecDeque<Value>,
     /// Program output (category stdout) not yet taken.
     pub(super) stdout: Vec<u8>,
+    /// asmdbg's own notes (category console).
+    pub(super) debugger_console: String,
 }
 
 impl DapWire {
@@ -262,6 +264,7 @@ impl DapWire {
             events: VecDeque::new(),
             responses: VecDeque::new(),
             stdout: Vec::new(),
+            debugger_console: String::new(),
         }
     }
 
@@ -289,6 +292,10 @@ impl DapWire {
                 Some("event") if m["event"] == "output" && m["body"]["category"] == "stdout" => {
                     let text = m["body"]["output"].as_str().unwrap_or("");
                     self.stdout.extend_from_slice(text.as_bytes());
+                }
+                Some("event") if m["event"] == "output" && m["body"]["category"] == "console" => {
+                    let text = m["body"]["output"].as_str().unwrap_or("");
+                    self.debugger_console.push_str(text);
                 }
                 Some("event") if m["event"] == "output" => {}
                 Some("event") => self.events.push_back(m),

@@ -182,6 +182,11 @@ impl<G: GdbMachine> DapProgram<G> {
     pub(super) fn end_program(&mut self, code: i32, out: &mut Outbox) {
         self.motion = None;
         self.terminated = true;
+        let thread = ThreadEventBody {
+            reason: "exited".to_string(),
+            thread_id: 1,
+        };
+        out.event("thread", body(&thread));
         out.event(
             "exited",
             body(&ExitedEventBody {

@@ -69,7 +69,7 @@ impl<G: GdbMachine> DapProgram<G> {
             "pause" =>                     (Always, |p, _, out| done(p.pause(out))),
             "gotoTargets" =>               (Stopped, |p, r, _| reply(p.goto_targets(r.args()?)?)),
             "goto" =>                      (Stopped, |p, r, out| done(p.goto(r.args()?, out)?)),
-            "restart" =>                   (Stopped, |p, _, out| done(p.restart(out))),
+            "restart" =>                   (Always, |p, _, out| done(p.restart(out))),
             // Frames and variables (program/inspect.rs).
             "threads" =>                   (Always, |p, _, _| reply(p.threads())),
             "stackTrace" =>                (Stopped, |p, r, _| reply(p.stack_trace(r.args()?))),

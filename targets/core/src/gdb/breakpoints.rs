@@ -36,7 +36,21 @@ impl<G: GdbMachine> SwBreakpoint for Debuggee<G> {
         addr: <Self::Arch as Arch>::Usize,
         _kind: <Self::Arch as Arch>::BreakpointKind,
     ) -> TargetResult<bool, Self> {
-        let native = self.machine.gdb_code_to_native(to_u64(addr));
+        let gdb = to_u64(addr);
+        let native = self.machine.gdb_code_to_native(gdb);
+        let start = self.machine.native_code_to_gdb(native);
+        if start != gdb {
+            // Inside an instruction (LC-3: the odd byte of a word): no instruction starts
+            // there, so it would never be hit, and a stop at its word is not gdb's breakpoint
+            // (gdb would report a stray SIGTRAP and stop there again at every continue). gdb
+            // says it cannot insert it; its console is told why at the next resume.
+            self.debugger_notes.push_str(&format!(
+                "asmdbg: no breakpoint at *{gdb:#x}: that is inside the instruction at {} \
+                 (gdb address {start:#x}); did you mean *{start:#x}?\n",
+                self.machine.isa().format_addr(native)
+            ));
+            return Ok(false);
+        }
         Ok(self.machine.breakpoints().insert(native))
     }
 
@@ -87,6 +101,7 @@ impl<G: GdbMachine> HwWatchpoint for Debuggee<G> {
         kind: gdbstub::target::ext::breakpoints::WatchKind,
     ) -> TargetResult<bool, Self> {
         let (start, units) = self.native_range(to_u64(addr), to_u64(len));
+        self.gdb_watched = true;
         Ok(self
             .machine
             .watchpoints()
