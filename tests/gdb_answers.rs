@@ -150,3 +150,79 @@ MAIN    AND R1, R1, #0
     );
     assert!(!out.contains("SIGTRAP"), "{out}");
 }
+
+/// An LC-3 program with a word of data and a string.
+const LC3_DATA: &str = "        .ORIG x3000
+MAIN    LD R1, VAL
+        ADD R1, R1, #1
+        ST R1, VAL
+        LEA R0, MSG
+        PUTS
+        HALT
+VAL     .FILL 5
+MSG     .STRINGZ \"hi\"
+        .END
+";
+
+/// The helper script's LC-3 commands take LC-3 addresses: no doubling by hand.
+#[test]
+fn lc3_helpers_take_lc3_addresses() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("data.asm", LC3_DATA);
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb_helpers(
+        dir.path(),
+        "lc3 addr x3001\nlc3 break x3002\nlc3 watch VAL\nlc3 rwatch x3007\ncontinue\n\
+         continue\nlc3 x/4 x3000\nlc3 x/2d VAL\nlc3 x/s MSG\nlc3 set x3006 = x1F\nlc3 x x3006\n\
+         p/x $lc3(0x3000)\np/x $lc3(\"x3001\")\ninfo breakpoints\nlc3 bogus",
+    );
+    assert_in_order(
+        &out,
+        &[
+            "x3001 is gdb's 0x6002",
+            "Breakpoint 1 at 0x6004: file ",
+            "Hardware watchpoint 2: VAL",
+            "Hardware read watchpoint 3: *(short *)0x600e",
+            "Breakpoint 1, MAIN () at ",
+            "Hardware watchpoint 2: VAL",
+            "Old value = 5",
+            "New value = 6",
+            "x3000:  x2205  x1261  x3203  xE003",
+            "x3006:  6  104",
+            "x3007: \"hi\"",
+            "x3006:  x001F",
+            "$1 = 0x6000",
+            "$2 = 0x6002",
+        ],
+    );
+    assert!(out.contains("unknown lc3 command: bogus"), "{out}");
+}
+
+/// Addresses gdb is given in the LC-3's own notation (word addresses) land where nothing of
+/// the program is: gdb's console says what was likely meant, once.
+#[test]
+fn a_breakpoint_or_watchpoint_at_an_undoubled_lc3_address_gets_a_hint() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write("data.asm", LC3_DATA);
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb(
+        "break *0x3002\nwatch *(short *)0x3006\ncontinue\ndelete\nbreak *0x6004\ncontinue\n\
+         continue",
+    );
+    for hint in [
+        "asmdbg: the breakpoint at *0x3002 (x1801) is where nothing of the program is; did you \
+         mean *0x6004 (x3002)?",
+        "asmdbg: the watchpoint at *0x3006 (x1803) is where nothing of the program is; did you \
+         mean *0x600c (x3006, VAL)?",
+    ] {
+        assert_eq!(out.matches(hint).count(), 1, "{hint}\n{out}");
+    }
+    // Where the program is, nothing is said.
+    assert!(!out.contains("*0x6004 (x3002) is where"), "{out}");
+}

@@ -208,6 +208,7 @@ impl<G: GdbMachine> RspSession<G> {
         self.end = None;
         self.core.target.helpers_loaded = false;
         self.core.target.gdb_watched = false;
+        self.core.target.slips_told.clear();
         self.helpers_hint_given = false;
         self.parked_until = None;
         let built = GdbStubBuilder::new(BufConn::default())

@@ -179,6 +179,10 @@ pub struct Lc3Elf {
     trap_entries: Vec<u64>,
 }
 
+/// The LC-3 commands and `$lc3()` for gdb (LC-3 addresses, not gdb's doubled ones), after the
+/// common helpers in the ELF's script: see the file's header.
+pub const LC3_HELPERS_PY: &str = include_str!("gdb_helpers.py");
+
 impl ElfIsa for Lc3Elf {
     type Instruction = Instruction;
     type Frame = Lc3Frame;
@@ -193,7 +197,7 @@ impl ElfIsa for Lc3Elf {
     }
 
     fn gdb_helpers(&self) -> (&'static str, &'static str) {
-        ("lc3", "")
+        ("lc3", LC3_HELPERS_PY)
     }
 
     fn gdb_addr(&self, native: u64) -> Option<u64> {

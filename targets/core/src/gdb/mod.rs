@@ -199,6 +199,9 @@ pub struct Debuggee<G: GdbMachine> {
     /// gdb set a watchpoint on this connection (it takes them out at every stop: the set
     /// does not say whether it has any).
     pub gdb_watched: bool,
+    /// Breakpoint and watchpoint addresses gdb's console was told a likely slip about, on
+    /// this connection (gdb inserts them again at every resume).
+    pub slips_told: Vec<u64>,
     /// `monitor asmdbg-reverse ...`'s words: the motion gdb's next `bs` runs (the helper
     /// script's reverse-next, reverse-step, reverse-nexti and reverse-finish; the session
     /// knows the motions).
@@ -248,6 +251,7 @@ impl<G: GdbMachine> Debuggee<G> {
             helpers_loaded: false,
             served_to_gdb: false,
             gdb_watched: false,
+            slips_told: Vec::new(),
             armed_reverse: None,
             new_request: false,
             created: Instant::now(),
