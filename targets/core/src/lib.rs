@@ -23,6 +23,7 @@ pub mod isa;
 pub mod machine;
 pub mod options;
 pub mod rate;
+pub mod slips;
 pub mod snapshot;
 pub mod symbols;
 pub mod word_bytes;
