@@ -26,7 +26,7 @@ use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::StopEvent;
 
 use crate::core::{Reversed, RunCore};
-use crate::frames::{FrameFacts, FrameId, Row};
+use crate::frames::{FrameFacts, FrameId};
 
 /// Instructions a motion steps back per burst (each is a seek in history).
 const STEPS_PER_BURST: u32 = 1_000;
@@ -66,7 +66,7 @@ impl Way {
 pub enum Outcome {
     /// Where it goes.
     Arrived,
-    /// A breakpoint at the pc (the protocol decides; [`ReverseMotion::go_on`] goes on).
+    /// A breakpoint at the pc (the protocol decides; the next burst goes on from there).
     Breakpoint,
     /// A watched access (gdb: just after it; DAP: just before it).
     Watch(StopEvent),
@@ -93,8 +93,6 @@ pub struct ReverseMotion {
     more: u32,
     /// The frame the motion is in.
     frame: FrameId,
-    /// The row it stands in.
-    row: Option<Row>,
     phase: Phase,
     /// gdb's conventions for watched accesses (see the module header).
     gdb: bool,
@@ -121,7 +119,6 @@ impl ReverseMotion {
             way,
             more: count.saturating_sub(1),
             frame: ids.first().copied().unwrap_or((None, None)),
-            row: facts.row(pc),
             phase: Phase::Stepping,
             gdb,
             unexamined: false,
@@ -160,7 +157,7 @@ impl ReverseMotion {
             }
         }
         match self.phase.clone() {
-            Phase::ToEntry { entry, callee } => self.to_entry(core, facts, entry, callee),
+            Phase::ToEntry { entry, callee } => self.back_to_entry(core, facts, entry, callee),
             Phase::ToCall => {
                 if let Some(outcome) = self.step(core) {
                     return Some(outcome);
@@ -285,7 +282,6 @@ impl ReverseMotion {
             // No line here: the step ends.
             return self.arrived(core, facts);
         };
-        self.row = Some(now);
         if pc == now.start {
             return self.arrived(core, facts);
         }
@@ -308,7 +304,7 @@ impl ReverseMotion {
 
     /// Back to the entry `entry` (native) of `callee`: a reverse search with a breakpoint
     /// there, passing other calls' entries.
-    fn to_entry<G: GdbMachine>(
+    fn back_to_entry<G: GdbMachine>(
         &mut self,
         core: &mut RunCore<G>,
         facts: &FrameFacts,

@@ -235,7 +235,7 @@ impl<G: GdbMachine> Case<G> {
             self.oracle
                 .facts
                 .row(gdb(c))
-                .is_none_or(|r| r.start == gdb(c))
+                .map_or(true, |r| r.start == gdb(c))
         };
         // A step back over instruction c, to the state at c.
         let step_hit = |c: u64| -> Option<Want> {

@@ -413,7 +413,7 @@ impl<G: GdbMachine> Case<G> {
         trace
             .acts
             .get(self.now as usize)
-            .is_none_or(|&a| trace.calls[a as usize].parent.is_none())
+            .map_or(true, |&a| trace.calls[a as usize].parent.is_none())
     }
 
     /// The count of the session's machine.
