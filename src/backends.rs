@@ -247,8 +247,11 @@ where
         let machine = load_checked(self, program, opts).map_err(SetupError::from)?;
         // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
         eprint!("{}", machine.start_of_run_stderr());
-        let elf = self.elf(&machine, opts);
-        crate::serve(machine, args, line_mode(self), elf)
+        // The ELF for gdb, and its frames and lines for the session's reverse motions.
+        let image = self.image(&machine, opts);
+        let frames = image.as_ref().ok().map(|i| i.debug.clone());
+        let elf = image.and_then(|i| asmdbg_core::elf::write_elf(&i));
+        crate::serve(machine, args, line_mode(self), elf, frames)
     }
 
     fn dap_program(

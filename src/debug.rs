@@ -40,9 +40,19 @@ pub struct Session<G: GdbMachine> {
 }
 
 impl<G: GdbMachine> Session<G> {
-    pub fn new(target: Debuggee<G>, console: GuestConsole, discipline: Discipline) -> Self {
+    /// `frames`: the program's debug information, for the reverse motions by line.
+    pub fn new(
+        target: Debuggee<G>,
+        console: GuestConsole,
+        discipline: Discipline,
+        frames: Option<asmdbg_core::elf::ElfDebug>,
+    ) -> Self {
+        let mut core = RspSession::new(target, discipline);
+        if let Some(debug) = frames {
+            core = core.with_frames(debug);
+        }
         Session {
-            core: RspSession::new(target, discipline),
+            core,
             console,
             parked: None,
             display: None,

@@ -312,6 +312,7 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
     args: &DebugArgs,
     line_mode: console::LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+    frames: Option<asmdbg_core::elf::ElfDebug>,
 ) -> anyhow::Result<ExitCode> {
     let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -352,8 +353,8 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             None
         };
         debuggee.exec = exec;
-        let mut session =
-            debug::Session::new(debuggee, guest_console, discipline).with_pace(args.machine.speed);
+        let mut session = debug::Session::new(debuggee, guest_console, discipline, frames)
+            .with_pace(args.machine.speed);
         if let Some(pty) = display {
             session = session.with_display(pty);
         }

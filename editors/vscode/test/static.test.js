@@ -165,7 +165,9 @@ test('the launch schema has exactly the adapter attributes', () => {
 });
 
 test('the display panel: its command is contributed and its page is packaged', () => {
-  assert.deepEqual(contributes.commands.map((c) => c.command), ['asmdbg.showDisplay']);
+  assert.deepEqual(contributes.commands.map((c) => c.command), ['asmdbg.showDisplay', 'asmdbg.stepOutBack']);
+  const back = contributes.menus.commandPalette.find((m) => m.command === 'asmdbg.stepOutBack');
+  assert.equal(back.when, 'debugType == asmdbg && inDebugMode');
   const palette = contributes.menus.commandPalette.find((m) => m.command === 'asmdbg.showDisplay');
   assert.equal(palette.when, 'debugType == asmdbg');
   const ignored = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8')

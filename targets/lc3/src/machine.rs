@@ -469,10 +469,20 @@ impl Machine for Lc3Machine {
     }
 
     fn start_of_run_stderr(&self) -> String {
+        // The assembler's slips (a lone label that looks like an instruction) are worth
+        // saying before the run, which they spoil; its other warnings `asm` shows.
+        let slips = self
+            .program
+            .warnings
+            .items
+            .iter()
+            .filter(|d| d.message.contains("looks like the instruction"))
+            .map(ToString::to_string);
         self.program
             .load_notes
             .iter()
             .map(|note| format!("{note}\n"))
+            .chain(slips)
             .collect()
     }
 

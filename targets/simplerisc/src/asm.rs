@@ -31,6 +31,9 @@ pub struct AsmOptions {
     pub strict: bool,
 }
 
+/// The instructions' names besides the ALU's, for what a misspelt one looks like.
+const OTHER_NAMES: [&str; 9] = ["nop", "ret", "hlt", "ld", "st", "beq", "bgt", "b", "call"];
+
 /// What the warning for a line kept as [`Slot::Reject`] adds.
 const REPORTED_IF_RUN: &str = "the course interpreter reports this only if the line runs";
 
@@ -636,7 +639,16 @@ impl Assembler {
                          `.print` and `.encode`)"
                     )
                 } else {
-                    format!("invalid instruction: unknown instruction `{text}`")
+                    match asmdbg_core::slips::one_edit_from(
+                        text,
+                        ALU_NAMES.into_iter().chain(OTHER_NAMES),
+                    ) {
+                        Some(name) => format!(
+                            "invalid instruction: unknown instruction `{text}`, which looks like \
+                             the instruction {name}"
+                        ),
+                        None => format!("invalid instruction: unknown instruction `{text}`"),
+                    }
                 };
                 self.error_at(line, &stmt.mnemonic, message);
                 None

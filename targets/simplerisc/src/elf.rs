@@ -66,6 +66,10 @@ impl ElfIsa for SimpleRiscElf {
         "asmdbg SimpleRISC assembler"
     }
 
+    fn gdb_helpers(&self) -> (&'static str, &'static str) {
+        ("simplerisc", "")
+    }
+
     fn gdb_addr(&self, native: u64) -> Option<u64> {
         Some(gdb_code_addr(native))
     }

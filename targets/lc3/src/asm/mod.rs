@@ -33,6 +33,7 @@
 //!   lines and the data directives' facts recorded.
 //! - `report.rs`: `Reporter`, which collects the diagnostics, and the complaints several
 //!   passes make.
+//! - `slips.rs`: a lone label one edit from an instruction (`PUST`) is warned about.
 
 mod dialect;
 mod directives;
@@ -41,6 +42,7 @@ mod layout;
 mod lexer;
 mod mnemonics;
 mod report;
+mod slips;
 mod statement;
 
 use asmdbg_core::{
@@ -116,6 +118,7 @@ impl<'a> Assembler<'a> {
         let mut statements = self.parse();
         self.layout(&mut statements);
         self.encode(&statements);
+        self.warn_slips(&statements);
         let mut diags = std::mem::take(&mut self.rep.diags);
         diags.sort();
         if diags.has_errors() {
