@@ -2,7 +2,6 @@
 //! answering source-level questions from the file alone (skipped with a notice without gdb,
 //! a failure under ASMDBG_REQUIRE_TOOLS=1).
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use asmdbg_lc3::asm::{assemble_str, AsmOptions};
@@ -35,13 +34,15 @@ fn elf() -> Vec<u8> {
     elf_from_program(&program).expect("writes")
 }
 
-/// Writes the ELF into a fresh directory and returns its path.
-fn write_tmp(tag: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("asmdbg-elf-lc3-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("prog.elf");
-    std::fs::write(&path, bytes).expect("write elf");
-    path
+/// Writes the ELF to a temporary file, removed when the returned path is dropped.
+fn write_tmp(tag: &str, bytes: &[u8]) -> tempfile::TempPath {
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!("asmdbg-elf-lc3-{tag}-"))
+        .suffix(".elf")
+        .tempfile()
+        .expect("temp file");
+    std::io::Write::write_all(&mut file, bytes).expect("write elf");
+    file.into_temp_path()
 }
 
 /// gdb-multiarch's output for `cmds` in batch mode, or None (with a notice) when it is absent.

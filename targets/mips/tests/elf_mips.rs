@@ -3,7 +3,7 @@
 //! lines after branches under MARS semantics (skipped with a notice without gdb,
 //! a failure under ASMDBG_REQUIRE_TOOLS=1).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use asmdbg_core::elf::{object, ElfSymbolKind};
@@ -99,12 +99,15 @@ fn program(text: &str, delay_slots: bool) -> Program {
     assemble(&file, &opts).expect("assembles")
 }
 
-fn write_tmp(tag: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("asmdbg-elf-mips-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("prog.elf");
-    std::fs::write(&path, bytes).expect("write elf");
-    path
+/// Writes the ELF to a temporary file, removed when the returned path is dropped.
+fn write_tmp(tag: &str, bytes: &[u8]) -> tempfile::TempPath {
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!("asmdbg-elf-mips-{tag}-"))
+        .suffix(".elf")
+        .tempfile()
+        .expect("temp file");
+    std::io::Write::write_all(&mut file, bytes).expect("write elf");
+    file.into_temp_path()
 }
 
 fn gdb(elf: &Path, cmds: &[String]) -> Option<String> {
