@@ -169,7 +169,21 @@ export function newState(text: string, isa: Isa | undefined, changed: () => void
       stoppedLineField,
       languageSlot.of(isa ? language(isa) : []),
       highlightStyle,
-      keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),
+      keymap.of([
+        {
+          // F9, as in VS Code: the gutter is hidden from screen readers.
+          key: 'F9',
+          run(view) {
+            view.dispatch({ effects: toggleBreakpoint.of(view.state.doc.lineAt(view.state.selection.main.head).from) });
+            changed();
+            return true;
+          },
+        },
+        ...defaultKeymap,
+        ...historyKeymap,
+        ...searchKeymap,
+        indentWithTab,
+      ]),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) {
           onEdit();

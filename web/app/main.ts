@@ -35,6 +35,8 @@ let launchedIsa: Isa | undefined;
 let registersBefore = new Map<string, string>();
 let dataLabels: panes.Variable[] = [];
 let watches: string[] = [];
+/** `invalidated` events still to come from the page's own monitor commands (not news). */
+let ownInvalidations = 0;
 /** For the test of pause latency: when the last pause was sent and how long it took. */
 const timing = { pauseSentAt: 0, pauseLatencyMs: -1 };
 
@@ -356,13 +358,25 @@ async function refresh() {
     panes.showData(dataLabels);
     panes.showWatches(watches, dataLabels, removeWatch);
     await showMemoryAt();
-    const history = await client.request('evaluate', { expression: 'monitor history', context: 'repl' });
+    const history = await monitor('history');
     panes.showTimeline(panes.parseHistory(history.result), phase === 'stopped');
   } catch (e) {
     // The program moved on meanwhile (a request that needs it stopped): the next stop redraws.
     if (phase === 'stopped') {
       print(`${(e as Error).message}\n`, 'note');
     }
+  }
+}
+
+/** A monitor command (as gdb's `monitor`), whose answer is text. */
+async function monitor(command: string): Promise<{ result: string }> {
+  // The adapter says `invalidated` after every monitor command, right after its answer.
+  ownInvalidations++;
+  try {
+    return await client.request('evaluate', { expression: `monitor ${command}`, context: 'repl' });
+  } catch (e) {
+    ownInvalidations--;
+    throw e;
   }
 }
 
@@ -454,7 +468,9 @@ client.on('terminated', () => {
 });
 
 client.on('invalidated', () => {
-  if (phase === 'stopped') {
+  if (ownInvalidations > 0) {
+    ownInvalidations--;
+  } else if (phase === 'stopped') {
     void refresh();
   }
 });
@@ -587,7 +603,7 @@ timeline.onchange = async () => {
   if (phase !== 'stopped') {
     return;
   }
-  const answer = await client.request('evaluate', { expression: `monitor goto ${timeline.value}`, context: 'repl' });
+  const answer = await monitor(`goto ${timeline.value}`);
   print(`${answer.result}\n`, 'note');
   await refresh();
 };
