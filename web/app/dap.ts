@@ -30,7 +30,7 @@ export class DapClient {
         }
         this.pending.clear();
         this.onCrash(data.message);
-      } else {
+      } else if (data.kind === 'dap') {
         for (const message of data.messages as DapMessage[]) {
           this.receive(message);
         }

@@ -7,7 +7,9 @@ export type ToWorker =
   /** Drop the session (and its program) and start a new one. */
   | { kind: 'new-session' }
   /** A DAP request. */
-  | { kind: 'dap'; message: DapMessage };
+  | { kind: 'dap'; message: DapMessage }
+  /** How large the WebAssembly memory is (for scripts/bench). */
+  | { kind: 'memory' };
 
 /** The worker to the page. */
 export type FromWorker =
@@ -15,7 +17,8 @@ export type FromWorker =
   /** The session's messages (responses, events), in order. */
   | { kind: 'dap'; messages: unknown[] }
   /** The session panicked; the next request starts a new one. */
-  | { kind: 'crashed'; message: string };
+  | { kind: 'crashed'; message: string }
+  | { kind: 'memory'; bytes: number };
 
 export interface DapMessage {
   seq: number;

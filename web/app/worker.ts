@@ -82,7 +82,7 @@ function fresh() {
 }
 
 async function start() {
-  await init({ module_or_path: new URL('asmdbg_web_bg.wasm', self.location.href) });
+  const wasm = await init({ module_or_path: new URL('asmdbg_web_bg.wasm', self.location.href) });
   self.onmessage = (event: MessageEvent<ToWorker>) => {
     const message = event.data;
     switch (message.kind) {
@@ -96,6 +96,10 @@ async function start() {
       case 'new-session':
         fresh();
         break;
+      case 'memory':
+        // The WebAssembly memory's size (scripts/bench reports it after a long run).
+        post({ kind: 'memory', bytes: wasm.memory.buffer.byteLength });
+        return;
       case 'dap':
         if (!session) {
           fresh();
