@@ -134,7 +134,7 @@ function edited() {
 
 // ---- Console ------------------------------------------------------------------------------
 
-function print(text: string, kind: 'stdout' | 'stderr' | 'note' = 'stdout') {
+function print(text: string, kind: 'stdout' | 'stderr' | 'note' | 'input' = 'stdout') {
   const log = $('console');
   const last = log.lastElementChild as HTMLElement | null;
   if (last && last.dataset.stream === kind) {
@@ -213,6 +213,10 @@ async function launch(stopOnEntry: boolean) {
   }
   const isa = ($<HTMLSelectElement>('isa').value as Isa) || undefined;
   launchedIsa = isa ?? detectIsa(texts()[program[0]]);
+  $<HTMLInputElement>('console-input').placeholder =
+    launchedIsa === 'lc3'
+      ? 'Keys typed here go to the program as you type them (LC-3 reads keys)'
+      : 'Type a line of input for the program and press Enter';
   client.newSession();
   client.setFiles(texts());
   editedSinceLaunch = false;
@@ -395,8 +399,9 @@ async function showMemoryAt() {
         labels.set(at * unitBytes(), v.name);
       }
     }
+    // The answer's address is gdb's byte view (an LC-3 word at A is bytes 2A and 2A+1).
     const start = parseAddress(answer.address) ?? 0;
-    panes.showMemory(start * unitBytes(), bytes, labels, (a) => formatAddress(a / unitBytes()));
+    panes.showMemory(start, bytes, labels, (a) => formatAddress(a / unitBytes()));
   } catch (e) {
     $('memory').textContent = (e as Error).message;
   }
@@ -547,6 +552,30 @@ document.addEventListener('keydown', (e) => {
   }
 });
 
+/** A key as a byte for the machine's keyboard, or undefined. */
+function keyCode(e: KeyboardEvent): number | undefined {
+  if (e.ctrlKey || e.metaKey || e.altKey) {
+    return undefined;
+  }
+  const named: Record<string, number> = { Enter: 10, Backspace: 8, Tab: 9, Escape: 27 };
+  const code = e.key.length === 1 ? e.key.charCodeAt(0) : named[e.key];
+  return code !== undefined && code <= 255 ? code : undefined;
+}
+
+// LC-3 reads keys, not lines: each key typed in the console's input goes to the program at once
+// (as on the simulators' consoles; the program echoes what it wants shown).
+$('console-input').addEventListener('keydown', (e: KeyboardEvent) => {
+  if (launchedIsa !== 'lc3' || (phase !== 'running' && phase !== 'stopped')) {
+    return;
+  }
+  const code = keyCode(e);
+  if (code === undefined) {
+    return;
+  }
+  e.preventDefault();
+  void client.request('asmdbgKey', { key: code }).catch((err) => print(`${err.message}\n`, 'note'));
+});
+
 $('console-form').onsubmit = (e) => {
   e.preventDefault();
   const input = $<HTMLInputElement>('console-input');
@@ -556,22 +585,15 @@ $('console-form').onsubmit = (e) => {
     print('Run the program first: input goes to a running program.\n', 'note');
     return;
   }
-  if (launchedIsa === 'lc3') {
-    // LC-3 reads keys: the line's keys and Enter, as typed on the simulator's console.
-    void client.request('asmdbgKey', { text: `${line}\n` }).catch((err) => print(`${err.message}\n`, 'note'));
-  } else {
-    // MARS and SimpleRISC read lines: the adapter adds the Enter.
-    void client.request('evaluate', { expression: `> ${line}`, context: 'repl' }).catch((err) => print(`${err.message}\n`, 'note'));
-  }
+  // MARS and SimpleRISC read lines: the adapter adds the Enter. The line shows as typed, as
+  // on MARS's console.
+  print(`${line}\n`, 'input');
+  void client.request('evaluate', { expression: `> ${line}`, context: 'repl' }).catch((err) => print(`${err.message}\n`, 'note'));
 };
 
 $('display').addEventListener('keydown', (e: KeyboardEvent) => {
-  if (e.ctrlKey || e.metaKey || e.altKey) {
-    return;
-  }
-  const named: Record<string, number> = { Enter: 10, Backspace: 8, Tab: 9, Escape: 27 };
-  const code = e.key.length === 1 ? e.key.charCodeAt(0) : named[e.key];
-  if (code === undefined || code > 255) {
+  const code = keyCode(e);
+  if (code === undefined) {
     return;
   }
   e.preventDefault();

@@ -81,34 +81,44 @@ function fresh() {
   }
 }
 
+/** What the page posted, handled once the module is ready. */
+function handle(message: ToWorker, wasm: { memory: WebAssembly.Memory }) {
+  switch (message.kind) {
+    case 'files':
+      files = message.files;
+      session?.clear_files();
+      for (const [name, text] of Object.entries(files)) {
+        session?.set_file(name, text);
+      }
+      break;
+    case 'new-session':
+      fresh();
+      break;
+    case 'memory':
+      // The WebAssembly memory's size (scripts/bench reports it after a long run).
+      post({ kind: 'memory', bytes: wasm.memory.buffer.byteLength });
+      return;
+    case 'dap':
+      if (!session) {
+        fresh();
+      }
+      session!.send(JSON.stringify(message.message));
+      break;
+  }
+  pump();
+}
+
+// Messages that come while the module loads wait for it (a worker drops messages that arrive
+// before it listens).
+const early: ToWorker[] = [];
+self.onmessage = (event: MessageEvent<ToWorker>) => early.push(event.data);
+
 async function start() {
   const wasm = await init({ module_or_path: new URL('asmdbg_web_bg.wasm', self.location.href) });
-  self.onmessage = (event: MessageEvent<ToWorker>) => {
-    const message = event.data;
-    switch (message.kind) {
-      case 'files':
-        files = message.files;
-        session?.clear_files();
-        for (const [name, text] of Object.entries(files)) {
-          session?.set_file(name, text);
-        }
-        break;
-      case 'new-session':
-        fresh();
-        break;
-      case 'memory':
-        // The WebAssembly memory's size (scripts/bench reports it after a long run).
-        post({ kind: 'memory', bytes: wasm.memory.buffer.byteLength });
-        return;
-      case 'dap':
-        if (!session) {
-          fresh();
-        }
-        session!.send(JSON.stringify(message.message));
-        break;
-    }
-    pump();
-  };
+  self.onmessage = (event: MessageEvent<ToWorker>) => handle(event.data, wasm);
+  for (const message of early.splice(0)) {
+    handle(message, wasm);
+  }
   post({ kind: 'ready' });
 }
 
