@@ -101,8 +101,14 @@ pub struct AsmArgs {
     /// FILE with .elf by default).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// LC-3: the simulator the program is for; `pennsim` takes PennSim's SUB, MUL, JMPT and
+    /// RTT and a file without .END (a course's lc3os.asm).
+    #[arg(long)]
+    pub profile: Option<String>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
-    /// SimpleRISC: a line that does not assemble is an error even if it never runs.
+    /// SimpleRISC: a line that does not assemble is an error even if it never runs. MIPS:
+    /// warnings about what MARS accepts silently (a branch beyond a 16-bit offset, an
+    /// instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// MIPS: the program runs with branch delay slots (changes pseudo-instruction expansion
@@ -133,11 +139,13 @@ pub struct MachineArgs {
     pub files: Vec<PathBuf>,
     #[arg(long, value_parser = parse_isa, help = isa_help())]
     pub isa: Option<Isa>,
-    /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
+    /// LC-3 OS profile: patt (default), lc3tools, lc3sim or pennsim (PennSim 1.2.5: boots
+    /// its OS at x0200; the course's lc3os.asm may be the first file).
     #[arg(long)]
     pub profile: Option<String>,
     /// LC-3: assemble with lc3as's stricter rules. SimpleRISC: lines that do not assemble
-    /// are errors even where they never run.
+    /// are errors even where they never run. MIPS: warnings about what MARS accepts silently
+    /// (a branch beyond a 16-bit offset, an instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// LC-3 --profile lc3tools: user code may read and write system space and device
@@ -160,9 +168,14 @@ pub struct MachineArgs {
     /// MIPS: seed for random streams the program does not seed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// MIPS: sleep and time syscalls use a virtual clock.
+    /// MIPS: sleep and time syscalls use a virtual clock (it runs as fast as it can: for tests
+    /// and PNGs, not for playing).
     #[arg(long)]
     pub virtual_time: bool,
+    /// Hold the run to N instructions a second (2M, 500k, 30000): MARS's run speed slider, as a
+    /// rate, for games written against its pace. A virtual clock moves at that pace too.
+    #[arg(long, value_name = "N", value_parser = asmdbg_core::pace::parse_speed)]
+    pub speed: Option<u64>,
     /// MIPS: where dialog syscalls (50-59) are shown.
     #[arg(long, value_enum, default_value = "console")]
     pub dialogs: DialogTarget,
@@ -221,6 +234,7 @@ impl MachineArgs {
             delay_slots: self.delay_slots,
             seed: self.seed,
             virtual_time: self.virtual_time,
+            speed: self.speed,
             dialogs_to_stderr: self.dialogs == DialogTarget::Stderr,
             program_args: self
                 .args

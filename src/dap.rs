@@ -40,8 +40,9 @@ fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 11] {
 }
 
 /// Launch attributes with one value; `true`: the value names a file (relative to `cwd`).
-fn values(args: &LaunchArguments) -> [(&Option<Scalar>, &'static str, bool); 9] {
+fn values(args: &LaunchArguments) -> [(&Option<Scalar>, &'static str, bool); 10] {
     [
+        (&args.speed, "--speed", false),
         (&args.isa, "--isa", false),
         (&args.profile, "--profile", false),
         (&args.entry, "--entry", false),
@@ -319,6 +320,15 @@ pub fn console_command(args: &ConsoleArgs) -> anyhow::Result<ExitCode> {
     // Keys go to the program as they are typed; the program (or asmdbg) echoes them.
     let _keys =
         crate::terminal::KeyMode::enter(stdin.as_fd()).context("cannot set up the terminal")?;
+    let stdout_fd = {
+        use std::os::fd::AsRawFd;
+        io::stdout().as_raw_fd()
+    };
+    if crate::terminal::is_terminal(stdout_fd) {
+        // A display's drawings hide the cursor: it comes back however this ends.
+        crate::terminal::restore_screen_on_signal(stdout_fd);
+        follow_window_size(stdout_fd, pty.try_clone()?);
+    }
     let mut from_pty = pty.try_clone()?;
     let mut to_pty = pty;
     let reader = std::thread::spawn(move || {
@@ -341,7 +351,35 @@ pub fn console_command(args: &ConsoleArgs) -> anyhow::Result<ExitCode> {
     });
     // The program's side closes the pty when the debug session ends.
     let _ = reader.join();
+    if crate::terminal::is_terminal(stdout_fd) {
+        // Colours off, the cursor shown, on a line of its own.
+        let mut out = io::stdout();
+        let _ = out
+            .write_all(b"\x1b[0m\x1b[?25h\r\n")
+            .and_then(|_| out.flush());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Keeps the pty's size the terminal's (`fd`), so that a display drawn on it fits the window
+/// it is viewed in: now, and whenever the window changes (looked at four times a second).
+fn follow_window_size(fd: i32, pty: std::fs::File) {
+    use std::os::fd::AsRawFd;
+    std::thread::spawn(move || {
+        let mut last = None;
+        loop {
+            let size = crate::terminal::window_size(fd).filter(|&(c, r)| c > 0 && r > 0);
+            if size.is_some() && size != last {
+                if let Some(size) = size {
+                    if crate::terminal::set_window_size(pty.as_raw_fd(), size).is_err() {
+                        return;
+                    }
+                }
+                last = size;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+    });
 }
 
 #[cfg(test)]

@@ -35,21 +35,43 @@ pub struct Session<G: GdbMachine> {
     parked: Option<Client>,
     /// The machine's display on its own pty, when it has one.
     display: Option<DisplayTerminal>,
+    /// `--speed`, for the display's status line.
+    pace: Option<u64>,
 }
 
 impl<G: GdbMachine> Session<G> {
-    pub fn new(target: Debuggee<G>, console: GuestConsole, discipline: Discipline) -> Self {
+    /// `frames`: the program's debug information, for the reverse motions by line.
+    pub fn new(
+        target: Debuggee<G>,
+        console: GuestConsole,
+        discipline: Discipline,
+        frames: Option<asmdbg_core::elf::ElfDebug>,
+    ) -> Self {
+        let mut core = RspSession::new(target, discipline);
+        if let Some(debug) = frames {
+            core = core.with_frames(debug);
+        }
         Session {
-            core: RspSession::new(target, discipline),
+            core,
             console,
             parked: None,
             display: None,
+            pace: None,
         }
+    }
+
+    /// Holds the running program to `per_second` instructions a second (`--speed`).
+    pub fn with_pace(mut self, per_second: Option<u64>) -> Self {
+        self.core = self.core.with_pace(per_second);
+        self.pace = per_second;
+        self
     }
 
     /// Draws the machine's display on `pty` (see [`DisplayTerminal`]).
     pub fn with_display(mut self, pty: DisplayPty) -> Self {
-        self.display = Some(DisplayTerminal::new(pty));
+        let mut display = DisplayTerminal::new(pty);
+        display.pace = self.pace;
+        self.display = Some(display);
         self
     }
 
@@ -284,6 +306,10 @@ pub struct DisplayTerminal {
     held: Vec<u8>,
     /// The terminal was told it is too small (once per size).
     told_small: bool,
+    /// `--speed`, for the status line.
+    pace: Option<u64>,
+    /// The status line on the terminal's last row, as last drawn.
+    status: Option<String>,
 }
 
 /// The size assumed for a display pty whose size nobody set.
@@ -293,14 +319,36 @@ impl DisplayTerminal {
     fn new(pty: DisplayPty) -> Self {
         DisplayTerminal {
             pty,
-            screen: Screen::new(1, DEFAULT_SIZE.0, DEFAULT_SIZE.1),
+            screen: Screen::new(1, DEFAULT_SIZE.0, DEFAULT_SIZE.1 - 1),
             size: DEFAULT_SIZE,
             attached: false,
             changed: true,
             last: None,
             held: Vec::new(),
             told_small: false,
+            pace: None,
+            status: None,
         }
+    }
+
+    /// The status line: how the display is scaled, the pace, keys waiting for the end of the
+    /// recording.
+    fn status_text(&self, frame: &asmdbg_core::Frame) -> String {
+        let mut text = screen::scale_text(frame, self.size.0, self.size.1.saturating_sub(1));
+        if let Some(per_second) = self.pace {
+            text.push_str(&format!(
+                " · {} instructions a second",
+                asmdbg_core::pace::describe(per_second)
+            ));
+        }
+        match self.held.len() {
+            0 => {}
+            1 => text.push_str(" · a key typed in the past: the program gets it at the end of the recording"),
+            n => text.push_str(&format!(
+                " · {n} keys typed in the past: the program gets them one by one at the end of the recording"
+            )),
+        }
+        text
     }
 
     /// When the next drawing is due, if one is.
@@ -320,8 +368,10 @@ impl DisplayTerminal {
         let size = self.pty.size().unwrap_or(DEFAULT_SIZE);
         if size != self.size {
             self.size = size;
-            self.screen = Screen::new(1, size.0, size.1);
+            // The last row is the status line.
+            self.screen = Screen::new(1, size.0, size.1.saturating_sub(1));
             self.told_small = false;
+            self.status = None;
         }
         let mut bytes = Vec::new();
         if let Some(why) = screen::unfit_reason(
@@ -346,10 +396,19 @@ impl DisplayTerminal {
         };
         if self.screen.shown().is_none() {
             bytes.extend_from_slice(b"\x1b[0m\x1b[?25l\x1b[H\x1b[2J");
+            self.status = None;
         }
         bytes.extend(self.screen.draw(&frame));
+        let status = self.status_text(&frame);
+        let new_status = self.status.as_deref() != Some(status.as_str());
+        if new_status {
+            bytes.extend(screen::status_line(&status, self.size.1, self.size.0));
+        }
         if bytes.is_empty() || self.pty.send(bytes) {
             self.changed = false;
+            if new_status {
+                self.status = Some(status);
+            }
         } else {
             // Dropped: the terminal no longer shows what the screen thinks; the next drawing
             // is whole.
@@ -357,7 +416,9 @@ impl DisplayTerminal {
         }
     }
 
-    /// Keys typed while in the past go in once the machine is back at the end of its history.
+    /// Keys typed while in the past are new input at the end of the recording: once the
+    /// machine is back there they go in one at a time, each when the program has taken the one
+    /// before (as typed live), so that none overwrites another on a one-key keyboard device.
     fn release_keys<G: GdbMachine>(&mut self, target: &mut Debuggee<G>) {
         if self.held.is_empty() {
             return;
@@ -366,9 +427,12 @@ impl DisplayTerminal {
         if target.history.as_ref().is_some_and(|h| h.in_past(now)) {
             return;
         }
-        for key in self.held.drain(..) {
-            target.machine.queue_key(key);
+        if target.machine.key_unread() {
+            return;
         }
+        let key = self.held.remove(0);
+        target.machine.queue_key(key);
+        self.changed = true;
     }
 }
 

@@ -91,6 +91,7 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
         &SourceAccess::open(),
     )?;
     let opts = asmdbg_core::MachineOptions {
+        profile: args.profile.clone(),
         strict: args.strict,
         delay_slots: args.delay_slots,
         no_mul: args.no_mul,
@@ -143,12 +144,20 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut out = stdout.lock();
     // On a terminal, the display is drawn above the console's output (terminal.rs); its guard
     // gives the ordinary screen back however the run ends.
-    let mut display = terminal::DisplayView::open(machine.as_ref(), &mut out)
+    let mut display = terminal::DisplayView::open(machine.as_ref(), &mut out, args.machine.speed)
         .context("cannot draw the display on the terminal")?;
     let mut no_view = run::NoView;
     let view: &mut dyn run::RunView = match display.as_mut() {
         Some(display) => display,
         None => &mut no_view,
+    };
+    // Ctrl-C, SIGTERM and SIGHUP end the run as its end does: the last frame, the console's
+    // text and --stats are shown, then the process dies of the signal.
+    terminal::catch_endings();
+    let limits = run::RunLimits {
+        max_steps: args.max_steps,
+        pace: args.machine.speed.map(asmdbg_core::Pace::new),
+        interrupted: Some(terminal::interruption),
     };
     let report = match &args.input {
         Some(path) => {
@@ -159,11 +168,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match args.key_every {
                 Some(every) => {
                     let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
                 }
                 None => {
                     let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
                 }
             }
         }
@@ -180,54 +189,61 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             };
             let typed = keyboard && _keys.is_some();
             let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, args.max_steps, view)?
+            run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
         }
     };
-    if let Some(display) = display {
-        display
-            .finish(machine.as_ref(), &mut out)
-            .context("cannot leave the display's screen")?;
-    }
-    for peek in peeks {
-        // The range was readable before the run; a program cannot unmap memory.
-        match pokes::read_peek(machine.as_ref(), peek) {
-            Ok(words) => write!(out, "{words}")?,
-            Err(e) => eprintln!("--peek: {e}"),
+    // Every ending shows the same: the last frame and the console's text, the messages, --stats.
+    // After a signal that is best effort (the terminal may be gone), and then the process dies
+    // of it.
+    let shown = (|| -> anyhow::Result<ExitCode> {
+        if let Some(display) = display {
+            display
+                .finish(machine.as_ref(), &mut out)
+                .context("cannot leave the display's screen")?;
         }
-    }
-    out.flush()?;
-    if let Some(path) = &args.display_png {
-        if let Some(frame) = machine.frame() {
-            frame
-                .write_png(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+        for peek in peeks {
+            // The range was readable before the run; a program cannot unmap memory.
+            match pokes::read_peek(machine.as_ref(), peek) {
+                Ok(words) => write!(out, "{words}")?,
+                Err(e) => eprintln!("--peek: {e}"),
+            }
         }
-    }
-    // Fault and limit messages, then the machine's end of run: for MIPS, MARS's `nc me` stderr
-    // byte for byte. `--stats` is asmdbg's own and comes after.
-    if let Some(message) = &report.message {
-        eprintln!("{message}");
-    }
-    eprint!("{}", report.epilogue);
-    if !ranges.is_empty() {
-        eprint!("{}", load::dump_text(machine.as_ref(), &ranges));
-    }
-    if args.stats {
-        eprintln!("{}", run::stats_line(&report));
-        if asmdbg_core::code_memory::interpreting() {
-            eprintln!("compiled code: off (--interpret or ASMDBG_INTERPRET), every instruction interpreted");
+        out.flush()?;
+        if let Some(path) = &args.display_png {
+            if let Some(frame) = machine.frame() {
+                frame
+                    .write_png(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
         }
-        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-        let elf = elf.unwrap_or_default();
-        eprintln!(
+        // Fault and limit messages, then the machine's end of run: for MIPS, MARS's `nc me` stderr
+        // byte for byte. `--stats` is asmdbg's own and comes after.
+        if let Some(message) = &report.message {
+            eprintln!("{message}");
+        }
+        eprint!("{}", report.epilogue);
+        if !ranges.is_empty() {
+            eprint!("{}", load::dump_text(machine.as_ref(), &ranges));
+        }
+        if args.stats {
+            eprintln!("{}", run::stats_line(&report));
+            if asmdbg_core::code_memory::interpreting() {
+                eprintln!("compiled code: off (--interpret or ASMDBG_INTERPRET), every instruction interpreted");
+            }
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+            let elf = elf.unwrap_or_default();
+            eprintln!(
             "startup: {:.1} ms to a running machine with its ELF (read {:.1}, assemble and load {:.1}, ELF {:.1})",
             ms(loaded),
             ms(read),
             ms(loaded - read - elf),
             ms(elf)
         );
-    }
-    Ok(exit_code(report.exit_status))
+        }
+        Ok(exit_code(report.exit_status))
+    })();
+    terminal::die_of_interruption();
+    shown
 }
 
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
@@ -296,6 +312,7 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
     args: &DebugArgs,
     line_mode: console::LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+    frames: Option<asmdbg_core::elf::ElfDebug>,
 ) -> anyhow::Result<ExitCode> {
     let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -336,7 +353,8 @@ pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
             None
         };
         debuggee.exec = exec;
-        let mut session = debug::Session::new(debuggee, guest_console, discipline);
+        let mut session = debug::Session::new(debuggee, guest_console, discipline, frames)
+            .with_pace(args.machine.speed);
         if let Some(pty) = display {
             session = session.with_display(pty);
         }

@@ -24,9 +24,9 @@ pub trait InputSource {
     /// Queues whatever input is available now, without waiting (called before every burst,
     /// so a program that checks the keyboard between other work sees keys as they come).
     fn poll(&mut self, machine: &mut dyn Machine);
-    /// Queues more input into the machine, blocking until some arrives; ends the machine's
-    /// input at end of file.
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()>;
+    /// Queues more input into the machine, waiting up to `wait` for some to arrive (nothing
+    /// queued: none came in time); ends the machine's input at end of file.
+    fn fill(&mut self, machine: &mut dyn Machine, wait: Duration) -> io::Result<()>;
     /// The instruction count at which more input arrives by itself ([`TimedInput`]): the run
     /// stops there to queue it.
     fn next_arrival(&self) -> Option<u64> {
@@ -46,7 +46,7 @@ impl InputSource for FixedInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, _: Duration) -> io::Result<()> {
         self.poll(machine);
         machine.end_input();
         Ok(())
@@ -97,7 +97,7 @@ impl InputSource for TimedInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, _: Duration) -> io::Result<()> {
         self.send_next(machine);
         self.poll(machine);
         Ok(())
@@ -165,13 +165,14 @@ impl InputSource for StreamInput {
         }
     }
 
-    fn fill(&mut self, machine: &mut dyn Machine) -> io::Result<()> {
+    fn fill(&mut self, machine: &mut dyn Machine, wait: Duration) -> io::Result<()> {
         // The program waits on its console (a syscall's read, LC-3's GETC): what is typed
         // now is console input.
-        match self.chunks.recv() {
+        match self.chunks.recv_timeout(wait) {
             Ok(chunk) => Self::take(machine, chunk, false),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(()),
             // The reader thread ended: no more input will come.
-            Err(_) => {
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 machine.end_input();
                 Ok(())
             }
@@ -209,6 +210,8 @@ pub struct RunReport {
     pub exit_status: i32,
     pub executed: u64,
     pub elapsed: Duration,
+    /// `--speed`: the instructions a second the run was held to.
+    pub pace: Option<u64>,
     /// A line for stderr explaining an abnormal end (fault text, input exhausted, step limit).
     pub message: Option<String>,
     /// What stderr gets after `message` ([`Machine::end_of_run_stderr`] for the ends the
@@ -216,16 +219,41 @@ pub struct RunReport {
     pub epilogue: &'static str,
 }
 
+/// How a run is held: its step limit, its pace, and what may end it from outside.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunLimits {
+    pub max_steps: Option<u64>,
+    /// `--speed`: the most instructions a second (the run waits between slices when it is
+    /// ahead, and never catches up for time spent waiting on input or a sleep).
+    pub pace: Option<asmdbg_core::Pace>,
+    /// What asked the run to end, if anything did (`Ctrl-C`; looked at between slices and while
+    /// waiting): the run ends as at any end, its report saying so.
+    pub interrupted: Option<fn() -> Option<&'static str>>,
+}
+
+/// Exit status of a run a signal ended (the process then dies of the signal itself).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Longest wait (for input, a guest's sleep) between two looks at `RunLimits::interrupted`.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
+
 /// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
 /// slice.
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,
     out: &mut dyn Write,
-    max_steps: Option<u64>,
     view: &mut dyn RunView,
+    limits: RunLimits,
 ) -> io::Result<RunReport> {
+    let RunLimits {
+        max_steps,
+        mut pace,
+        interrupted,
+    } = limits;
+    let interrupted = || interrupted.and_then(|f| f());
     let start = Instant::now();
+    let per_second = pace.as_ref().map(asmdbg_core::Pace::per_second);
     let mut executed: u64 = 0;
     // Two input requests in a row that consumed nothing after input ended: the machine cannot
     // make progress (guards against a loop whatever the machine's input rules are).
@@ -234,10 +262,22 @@ pub fn run_to_end(
         exit_status: status,
         executed,
         elapsed: start.elapsed(),
+        pace: per_second,
         message,
         epilogue,
     };
     loop {
+        if let Some(by) = interrupted() {
+            let output = machine.console().take_output();
+            out.write_all(&output)?;
+            out.flush()?;
+            view.update(machine, &output, out, true)?;
+            let msg = format!(
+                "the run was ended by {by} at {} after {executed} instructions",
+                asmdbg_core::machine::location(machine)
+            );
+            return Ok(report(EXIT_INTERRUPTED, executed, Some(msg), ""));
+        }
         let budget = match max_steps {
             Some(limit) if executed >= limit => {
                 let output = machine.console().take_output();
@@ -260,6 +300,9 @@ pub fn run_to_end(
             input.poll(machine);
         }
         let mut slice = budget.min(SLICE);
+        if let Some(pace) = &pace {
+            slice = slice.min(pace.slice());
+        }
         if let Some(at) = input.next_arrival() {
             // Stop where the next input arrives, to queue it then.
             let now = machine.instructions_executed();
@@ -272,6 +315,9 @@ pub fn run_to_end(
             out.write_all(&output)?;
         }
         view.update(machine, &output, out, outcome.stop.is_some())?;
+        if let Some(advice) = machine.take_advice() {
+            eprintln!("asmdbg: {advice}");
+        }
         let diagnostics = machine.take_host_stderr();
         if !diagnostics.is_empty() {
             // The guest's own stderr: best effort, it must not stop the program.
@@ -282,13 +328,29 @@ pub fn run_to_end(
                 out.flush()?;
                 // A real-time sleep of the guest: wait here rather than spin on `run`.
                 if let Some(wake) = machine.wake_time() {
-                    std::thread::sleep(wake.saturating_duration_since(Instant::now()));
+                    let left = wake.saturating_duration_since(Instant::now());
+                    std::thread::sleep(left.min(WAIT_SLICE));
+                    if let Some(pace) = &mut pace {
+                        pace.restart(Instant::now(), machine.instructions_executed());
+                    }
+                } else if let Some(pace) = &mut pace {
+                    std::thread::sleep(pace.wait(Instant::now(), machine.instructions_executed()));
                 }
             }
             Some(StopEvent::NeedInput) => {
                 out.flush()?;
+                // Wait for input, looking for a signal now and then.
                 if !machine.console().input_closed() {
-                    input.fill(machine)?;
+                    input.fill(machine, WAIT_SLICE)?;
+                    while machine.console().pending_input() == 0
+                        && !machine.console().input_closed()
+                        && interrupted().is_none()
+                    {
+                        input.fill(machine, WAIT_SLICE)?;
+                    }
+                }
+                if let Some(pace) = &mut pace {
+                    pace.restart(Instant::now(), machine.instructions_executed());
                 }
                 let closed = machine.console().input_closed();
                 starved = if closed && outcome.executed == 0 {
@@ -338,10 +400,17 @@ pub fn run_to_end(
     }
 }
 
-/// `--stats`: instructions executed, seconds, and the rate in million instructions per second.
+/// `--stats`: instructions executed, seconds, and the rate in million instructions per second
+/// (and the pace the run was held to).
 pub fn stats_line(report: &RunReport) -> String {
+    let paced = report.pace.map_or_else(String::new, |per_second| {
+        format!(
+            ", held to {} instructions a second",
+            asmdbg_core::pace::describe(per_second)
+        )
+    });
     format!(
-        "stats: {} instructions in {:.3} s ({:.1} M instructions/s)",
+        "stats: {} instructions in {:.3} s ({:.1} M instructions/s{paced})",
         report.executed,
         report.elapsed.as_secs_f64(),
         asmdbg_core::rate::million_per_second(report.executed, report.elapsed)

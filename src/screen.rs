@@ -6,8 +6,9 @@
 //! upper dot and whose background colour is the lower one: two dots per cell vertically, one
 //! across, in 24-bit colour (`ESC[38;2;R;G;Bm`, `ESC[48;2;R;G;Bm`). The frame is scaled to fit
 //! the area given, keeping its shape on screen (a unit is `unit_width × unit_height` pixels
-//! and a dot is about square): down by averaging the units a dot covers, up by a whole factor
-//! (each dot one unit). After the first drawing only the cells that changed are sent, each run
+//! and a dot is about square): up by a whole factor (each dot one unit), down by letting each
+//! dot show what stands out among the units it covers ([`feature`]) — averaging would fade a
+//! line one unit wide to a third of its colour, or lose it. After the first drawing only the cells that changed are sent, each run
 //! of them after one cursor move.
 //!
 //! Which terminal can show it ([`unfit_reason`]): one that says it has 24-bit colour
@@ -140,23 +141,51 @@ fn spans(units: u32, dots: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The average colour of the units in `xs × ys`, each channel rounded.
-fn average(frame: &Frame, xs: (u32, u32), ys: (u32, u32)) -> u32 {
+/// The frame's background: its most common colour (the first of them in a tie).
+fn background(frame: &Frame) -> u32 {
+    let mut counts: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+    let mut best = (0, 0);
+    for &pixel in &frame.pixels {
+        let pixel = pixel & 0x00ff_ffff;
+        let n = counts.entry(pixel).or_insert(0);
+        *n += 1;
+        if *n > best.1 {
+            best = (pixel, *n);
+        }
+    }
+    best.0
+}
+
+/// The colour of a dot covering the units `xs × ys`: the colour most of them have among those
+/// that are not the frame's `background` (a line one unit wide across a shrunk picture keeps
+/// its colour), the background when all are.
+fn feature(frame: &Frame, xs: (u32, u32), ys: (u32, u32), background: u32) -> u32 {
     if xs.1 - xs.0 == 1 && ys.1 - ys.0 == 1 {
         return frame.at(xs.0, ys.0) & 0x00ff_ffff;
     }
-    let (mut r, mut g, mut b, mut n) = (0u64, 0u64, 0u64, 0u64);
+    // A few units a dot: a list beats a map.
+    let mut seen: Vec<(u32, u32)> = Vec::new();
     for y in ys.0..ys.1 {
         for x in xs.0..xs.1 {
-            let c = frame.at(x, y);
-            r += u64::from((c >> 16) & 0xff);
-            g += u64::from((c >> 8) & 0xff);
-            b += u64::from(c & 0xff);
-            n += 1;
+            let c = frame.at(x, y) & 0x00ff_ffff;
+            if c == background {
+                continue;
+            }
+            match seen.iter_mut().find(|(colour, _)| *colour == c) {
+                Some((_, n)) => *n += 1,
+                None => seen.push((c, 1)),
+            }
         }
     }
-    let round = |sum: u64| ((sum + n / 2) / n) as u32;
-    round(r) << 16 | round(g) << 8 | round(b)
+    // The first seen wins a tie: the top left of the block, as a line is drawn.
+    let mut best: Option<(u32, u32)> = None;
+    for &(colour, n) in &seen {
+        match best {
+            Some((_, most)) if n <= most => {}
+            _ => best = Some((colour, n)),
+        }
+    }
+    best.map_or(background, |(colour, _)| colour)
 }
 
 /// `frame` scaled to fit `cols × rows` cells (see [`fit`]). A picture with an odd number of
@@ -165,8 +194,10 @@ pub fn picture(frame: &Frame, cols: u16, rows: u16) -> Picture {
     let (dw, dh) = fit(frame, cols, rows);
     let columns = spans(frame.width, dw);
     let lines = spans(frame.height, dh);
+    let shrunk = dw < frame.width || dh < frame.height;
+    let back = if shrunk { background(frame) } else { 0 };
     let dot = |x: usize, y: usize| match lines.get(y) {
-        Some(&ys) => average(frame, columns[x], ys),
+        Some(&ys) => feature(frame, columns[x], ys, back),
         None => 0,
     };
     let (pc, pr) = (dw as usize, (dh as usize).div_ceil(2));
@@ -253,6 +284,35 @@ pub fn lines(picture: &Picture) -> Vec<u8> {
         out.push(b'\n');
     }
     out
+}
+
+/// How `frame` is shown in `cols × rows` cells, for a status line: `64×32 display, ×2` (each
+/// unit a block of dots), `128×124 display, at 62%` (shrunk: one dot covers more than one unit
+/// where it must, and shows what stands out among them).
+pub fn scale_text(frame: &Frame, cols: u16, rows: u16) -> String {
+    let (dw, _) = fit(frame, cols, rows);
+    let (uw, uh) = (
+        u64::from(frame.unit_width.max(1)),
+        u64::from(frame.unit_height.max(1)),
+    );
+    let natural = u64::from(frame.width) * (uw / gcd(uw, uh));
+    let size = format!("{}×{} display", frame.width, frame.height);
+    if natural == 0 {
+        return size;
+    }
+    let dw = u64::from(dw);
+    if dw >= natural && dw % natural == 0 {
+        format!("{size}, ×{}", dw / natural)
+    } else {
+        format!("{size}, at {}%", dw * 100 / natural)
+    }
+}
+
+/// The bytes that write `text` as a status line on row `row` (1-based) of a terminal `cols`
+/// wide: dim, cut to fit, the rest of the row cleared.
+pub fn status_line(text: &str, row: u16, cols: u16) -> Vec<u8> {
+    let shown: String = text.chars().take(usize::from(cols)).collect();
+    format!("\x1b[{row};1H\x1b[0;2m{shown}\x1b[0m\x1b[K").into_bytes()
 }
 
 /// A display drawn again and again in one area of a terminal: the whole picture the first
@@ -468,8 +528,8 @@ mod tests {
     }
 
     #[test]
-    fn a_large_frame_is_averaged_down_to_fit() {
-        // PennSim's 128 x 124 into 64 columns: each dot averages 2 x 2 pixels (124 rows ->
+    fn a_large_frame_is_shrunk_to_fit_keeping_thin_lines() {
+        // PennSim's 128 x 124 into 64 columns: each dot covers 2 x 2 pixels (124 rows ->
         // 62 dots, 31 cells).
         let mut pixels = vec![0; 128 * 124];
         // The top row of pixels: half of each dot of the top row of dots.
@@ -482,8 +542,8 @@ mod tests {
         assert_eq!(fit(&f, 64, 40), (64, 62));
         let p = picture(&f, 64, 40);
         assert_eq!((p.cols, p.rows), (64, 31));
-        // Half red, half black, rounded: 0x80.
-        assert_eq!(p.cell(10, 0).0, 0x800000);
+        // A line one pixel high keeps its colour (black is the background).
+        assert_eq!(p.cell(10, 0).0, RED);
         assert_eq!(p.cell(10, 0).1, 0);
         assert_eq!(p.cell(0, 10), (GREEN, GREEN));
         // Height limits: a short terminal takes 24 rows, 48 dots, of 124 pixels.
@@ -507,6 +567,56 @@ mod tests {
         f.unit_height = 4;
         assert_eq!(fit(&f, 80, 40), (80, 20));
         assert_eq!(fit(&f, 140, 40), (128, 32));
+    }
+
+    #[test]
+    fn a_line_one_unit_wide_stays_in_its_colour_at_any_shrink() {
+        // LC-3's 128 x 124 screen in an 80 x 24 terminal (and 160 x 50): a red line one unit
+        // wide across a black screen, down and across, and a black line across a white one.
+        for (cols, rows) in [(80, 21), (160, 46), (37, 11)] {
+            let mut pixels = vec![0; 128 * 124];
+            for y in 0..124 {
+                pixels[y * 128 + 77] = RED;
+            }
+            pixels[61 * 128..62 * 128].fill(BLUE);
+            let p = picture(&frame(128, 124, pixels), cols, rows);
+            let all: Vec<u32> = p.cells.iter().flat_map(|&(a, b)| [a, b]).collect();
+            let column_red = (0..p.rows).all(|row| {
+                (0..p.cols).any(|col| p.cell(col, row).0 == RED || p.cell(col, row).1 == RED)
+            });
+            assert!(column_red, "{cols}x{rows}: the red line in every row");
+            assert!(all.contains(&BLUE), "{cols}x{rows}: the blue line");
+            assert!(
+                all.iter().all(|&c| c == 0 || c == RED || c == BLUE),
+                "no faded colours"
+            );
+            let mut white = vec![0xffffff; 128 * 124];
+            white[40 * 128..41 * 128].fill(0);
+            let p = picture(&frame(128, 124, white), cols, rows);
+            assert!(
+                p.cells.iter().any(|&(a, b)| a == 0 || b == 0),
+                "a black line on white"
+            );
+        }
+    }
+
+    #[test]
+    fn the_scale_says_how_the_frame_is_shown() {
+        let lc3 = frame(128, 124, vec![0; 128 * 124]);
+        assert_eq!(scale_text(&lc3, 80, 21), "128×124 display, at 33%");
+        assert_eq!(scale_text(&lc3, 300, 130), "128×124 display, ×2");
+        let mars = Frame {
+            width: 64,
+            height: 32,
+            unit_width: 8,
+            unit_height: 8,
+            pixels: vec![0; 64 * 32],
+        };
+        assert_eq!(scale_text(&mars, 64, 16), "64×32 display, ×1");
+        assert_eq!(
+            status_line("a long status", 5, 6),
+            b"\x1b[5;1H\x1b[0;2ma long\x1b[0m\x1b[K".to_vec()
+        );
     }
 
     #[test]

@@ -5,10 +5,15 @@
 //! and Enter still arrives as a newline (ICRNL stays).
 //!
 //! The saved settings come back on every way out: when the [`KeyMode`] guard is dropped (normal
-//! end, fault, end of input, step limit, an error), from the panic hook, and from a handler for
-//! SIGINT, SIGTERM, SIGHUP and SIGQUIT, which restores the terminal and then dies of the same
-//! signal, so the shell sees the usual status. Only async-signal-safe calls are made there
-//! (`tcsetattr`, `signal`, `raise`), on a copy of the settings saved before the handler exists.
+//! end, fault, end of input, step limit, an error), from the panic hook, and on a signal.
+//!
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP end a run the way its end does ([`catch_endings`]): the
+//! handler only notes the signal; the run stops at its next slice ([`interrupted`]), the last
+//! frame, the console's text and `--stats` are printed as after any end, and then the process
+//! dies of the same signal ([`die_of_interruption`]), so the shell sees the usual status. A
+//! second signal while that is under way (or SIGQUIT) restores the terminal and dies at once.
+//! Only async-signal-safe calls are made in the handlers (an atomic store, `tcsetattr`,
+//! `write`, `signal`, `raise`), on a copy of the settings saved before the handler exists.
 //!
 //! Limits: Ctrl-Z (SIGTSTP) is left to the shell's default, so a suspended run keeps the key
 //! mode until it is resumed and ends. SIGKILL cannot be caught.
@@ -106,6 +111,66 @@ fn restore_saved() {
     }
 }
 
+/// The signal that asked the run to end (0: none).
+static INTERRUPTION: AtomicI32 = AtomicI32::new(0);
+
+/// Signals that end a run as its end does (see the module header).
+const GENTLE_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+extern "C" fn note_interruption(signal: libc::c_int) {
+    // A second signal: the run did not stop in time (or the user insists).
+    if INTERRUPTION.swap(signal, Ordering::SeqCst) != 0 {
+        restore_and_die(signal);
+    }
+}
+
+/// Catches Ctrl-C, SIGTERM and SIGHUP for the rest of the process: they end the run at its next
+/// slice instead of the process at once (see the module header).
+pub fn catch_endings() {
+    static CAUGHT: OnceLock<()> = OnceLock::new();
+    install_restorers();
+    CAUGHT.get_or_init(|| {
+        for signal in GENTLE_SIGNALS {
+            // SAFETY: the handler makes only async-signal-safe calls (an atomic swap, and
+            // restore_and_die's).
+            unsafe {
+                libc::signal(
+                    signal,
+                    note_interruption as extern "C" fn(libc::c_int) as libc::sighandler_t,
+                );
+            }
+        }
+    });
+}
+
+/// The signal that asked the run to end, if one did.
+pub fn interrupted() -> Option<i32> {
+    match INTERRUPTION.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// What asked the run to end, as the user knows it (`Ctrl-C`, `SIGTERM`), if anything did.
+pub fn interruption() -> Option<&'static str> {
+    interrupted().map(|signal| match signal {
+        libc::SIGINT => "Ctrl-C",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGHUP => "SIGHUP",
+        _ => "a signal",
+    })
+}
+
+/// After an interrupted run has shown its end: the terminal back as it was, then the process
+/// ends of the signal that interrupted it (the shell sees the usual status). Does nothing when
+/// no signal came.
+pub fn die_of_interruption() {
+    if let Some(signal) = interrupted() {
+        let _ = io::stdout().flush();
+        restore_and_die(signal);
+    }
+}
+
 extern "C" fn restore_and_die(signal: libc::c_int) {
     restore_saved();
     // SAFETY: signal and raise are async-signal-safe; with the default action back, the
@@ -116,7 +181,8 @@ extern "C" fn restore_and_die(signal: libc::c_int) {
     }
 }
 
-/// The signal handlers and the panic hook, once per process.
+/// The signal handlers and the panic hook, once per process (the gentle signals get their own
+/// handler from [`catch_endings`] when a run catches them).
 fn install_restorers() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
@@ -158,6 +224,28 @@ pub fn window_size(fd: i32) -> Option<(u16, u16)> {
     Some((size.ws_col, size.ws_row))
 }
 
+/// Sets the size of the terminal (or pty) `fd` to `cols × rows` cells.
+pub fn set_window_size(fd: i32, (cols, rows): (u16, u16)) -> io::Result<()> {
+    let size = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: `size` is a valid winsize the ioctl only reads.
+    if unsafe { libc::ioctl(fd, libc::TIOCSWINSZ, &size) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The screen on `fd` is given back (colours, cursor, the ordinary screen) if a signal ends the
+/// process: for `asmdbg console`, which shows drawings that hide the cursor.
+pub fn restore_screen_on_signal(fd: i32) {
+    install_restorers();
+    SCREEN_FD.store(fd, Ordering::SeqCst);
+}
+
 /// Whether `fd` is a terminal.
 pub fn is_terminal(fd: i32) -> bool {
     // SAFETY: isatty only inspects the descriptor.
@@ -177,13 +265,19 @@ pub struct DisplayView {
     console: Vec<u8>,
     /// Console output was dropped from the front of `console`.
     cut: bool,
+    /// `--speed`, for the status line.
+    pace: Option<u64>,
 }
 
 impl DisplayView {
     /// The view on stdout when it is a terminal and the machine has a display: `None` when
     /// either is missing (nothing written) or the terminal cannot show it (one line on stderr
     /// says why; the run goes on without the view).
-    pub fn open(machine: &dyn Machine, out: &mut dyn Write) -> io::Result<Option<DisplayView>> {
+    pub fn open(
+        machine: &dyn Machine,
+        out: &mut dyn Write,
+        pace: Option<u64>,
+    ) -> io::Result<Option<DisplayView>> {
         let fd = io::stdout().as_raw_fd();
         let Some(frame) = machine.frame() else {
             return Ok(None);
@@ -211,10 +305,30 @@ impl DisplayView {
             last: None,
             console: Vec::new(),
             cut: false,
+            pace,
         };
         out.write_all(&layout.enter())?;
+        out.write_all(&view.status(&frame))?;
         out.flush()?;
         Ok(Some(view))
+    }
+
+    /// The status line between the display and the console: how the display is scaled, the
+    /// pace, how to end the run; drawn with the cursor kept where the console's is.
+    fn status(&self, frame: &asmdbg_core::Frame) -> Vec<u8> {
+        let mut text = screen::scale_text(frame, self.layout.cols, self.layout.display_rows);
+        if let Some(per_second) = self.pace {
+            text.push_str(&format!(
+                " · {} instructions a second",
+                asmdbg_core::pace::describe(per_second)
+            ));
+        }
+        text.push_str(" · Ctrl-C ends the run");
+        screen::keep_cursor(screen::status_line(
+            &text,
+            self.layout.display_rows + 1,
+            self.layout.cols,
+        ))
     }
 
     /// A change of the terminal's size: the screen is laid out again (and cleared). `false`
@@ -232,6 +346,7 @@ impl DisplayView {
         self.layout = RunLayout::new(frame, cols, rows);
         self.screen = self.layout.screen();
         out.write_all(&self.layout.enter())?;
+        out.write_all(&self.status(frame))?;
         Ok(true)
     }
 

@@ -258,3 +258,49 @@ VIDEO   .FILL xC000
     assert_eq!(pixels[1], pixels[0]);
     assert_eq!(pixels[2], 31 << 3);
 }
+
+/// A program that uses a display or keyboard nothing configured is told, once, which flag
+/// would show it (and runs on as before).
+#[test]
+fn a_device_the_program_uses_but_nothing_configured_is_named_once() {
+    let dir = Scratch::with_files(&[
+        (
+            "gp.asm",
+            "main: li $t1, 0x00ff0000\n move $t0, $gp\n li $t2, 1024\nfill: sw $t1, 0($t0)\n addiu $t0, $t0, 4\n addiu $t2, $t2, -1\n bgtz $t2, fill\n li $v0, 10\n syscall\n",
+        ),
+        (
+            "poll.asm",
+            "main: lui $s0, 0xffff\n li $t3, 100000\npoll: lw $t0, 0($s0)\n addiu $t3, $t3, -1\n bgtz $t3, poll\n li $v0, 10\n syscall\n",
+        ),
+        (
+            "video.asm",
+            ".ORIG x3000\nLD R1, V\nLD R2, C\nLD R3, N\nL STR R2, R1, #0\nADD R1, R1, #1\nADD R3, R3, #-1\nBRp L\nHALT\nV .FILL xC000\nC .FILL x7C00\nN .FILL #100\n.END\n",
+        ),
+        ("plain.asm", "main: li $t0, 5\n sw $t0, 0($gp)\n li $v0, 10\n syscall\n"),
+    ]);
+    for (program, says) in [
+        ("gp.asm", "asmdbg: the program fills memory from 0x10008000 ($gp) as a MARS Bitmap Display shows it, but no display is configured: run it with --bitmap WIDTHxHEIGHT,unit=N,base=gp"),
+        ("poll.asm", "asmdbg: the program uses the Keyboard and Display MMIO words at 0xffff0000, but the device is not connected: run it with --mmio"),
+        ("video.asm", "asmdbg: the program draws on PennSim's video display (xC000-xFDFF), but no display is shown: run it with --display"),
+    ] {
+        let out = asmdbg_in(dir.path(), &["run", program]);
+        assert!(out.status.success(), "{program}: {}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.matches(says).count(), 1, "{program}: {stderr}");
+    }
+    // A word or two at $gp is a program's data, and a configured device is no news.
+    let out = asmdbg_in(dir.path(), &["run", "plain.asm"]);
+    assert!(
+        !text(&out.stderr).contains("asmdbg:"),
+        "{}",
+        text(&out.stderr)
+    );
+    for (program, flag) in [("poll.asm", "--mmio"), ("video.asm", "--display")] {
+        let out = asmdbg_in(dir.path(), &["run", program, flag]);
+        assert!(
+            !text(&out.stderr).contains("asmdbg: the program"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

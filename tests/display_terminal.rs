@@ -180,6 +180,11 @@ fn run_on_a_terminal_draws_the_display_above_the_console_in_24_bit_colour() {
         console.iter().any(|row| row == "drawn"),
         "the console's text below the frame: {console:?}"
     );
+    // Between them, the status line: how the display is scaled, how to end the run.
+    assert_eq!(
+        console[0], "128×124 display, ×1 · Ctrl-C ends the run",
+        "{console:?}"
+    );
     // After the run, on the ordinary screen: the last frame, then the console's output.
     let mut after = vt100::Parser::new(70, 140, 0);
     after.process(&shown);
@@ -234,13 +239,62 @@ fn a_terminal_without_24_bit_colour_or_room_gets_one_line_and_the_plain_run() {
 
 #[test]
 fn an_interrupted_run_gives_the_ordinary_screen_back() {
-    // Draws for ever.
+    // Says hello, then draws for ever.
     let dir = Scratch::with_files(&[(
         "forever.asm",
-        ".ORIG x3000\nLD R1, VIDEO\nLD R2, BLUE\nLOOP STR R2, R1, #0\nADD R2, R2, #1\nBR LOOP\n\
-         VIDEO .FILL xC000\nBLUE .FILL x001F\n.END\n",
+        ".ORIG x3000\nLEA R0, HI\nPUTS\nLD R1, VIDEO\nLD R2, BLUE\nLOOP STR R2, R1, #0\nBR LOOP\n\
+         VIDEO .FILL xC000\nBLUE .FILL x001F\nHI .STRINGZ \"hello from the console\\n\"\n.END\n",
     )]);
     let program = dir.path().join("forever.asm");
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let (shown, status, stderr) = run_on_terminal_until(
+            &[
+                "run",
+                program.to_str().expect("path"),
+                "--display",
+                "--stats",
+            ],
+            100,
+            40,
+            Some("truecolor"),
+            Some(signal),
+        );
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        let mut term = vt100::Parser::new(40, 100, 0);
+        term.process(&shown);
+        assert!(
+            !term.screen().alternate_screen(),
+            "the ordinary screen is back"
+        );
+        // As after any end: the last frame (the blue pixel at the top left) and the console's
+        // text on the ordinary screen, the message and --stats on stderr.
+        let contents = term.screen().contents();
+        assert!(contents.contains("hello from the console"), "{contents}");
+        let left = shown
+            .windows(8)
+            .rposition(|w| w == b"\x1b[?1049l")
+            .expect("the alternate screen was left");
+        let after = String::from_utf8_lossy(&shown[left..]);
+        let blue = format!("{:?}", {
+            let c = asmdbg_core::display::pennsim_rgb(0x001f);
+            (c >> 16, (c >> 8) & 0xff, c & 0xff)
+        });
+        assert!(
+            after.contains('\u{2580}') && after.contains("38;2;"),
+            "the last frame printed on the ordinary screen ({blue}): {after:?}"
+        );
+        let by = if signal == libc::SIGINT {
+            "Ctrl-C"
+        } else {
+            "SIGTERM"
+        };
+        assert!(
+            stderr.contains(&format!("the run was ended by {by} at PC x3005")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("stats: "), "{stderr}");
+    }
     let (shown, status, _) = run_on_terminal_until(
         &["run", program.to_str().expect("path"), "--display"],
         100,
@@ -355,4 +409,77 @@ fn debug_draws_the_display_on_its_own_pty_and_follows_history() {
     let mut display = Viewer::open(&path);
     display.wait_for_cell(0, 0, half_block(RED, 0));
     display.wait_for_cell(5, 5, half_block(GREEN, 0));
+}
+
+/// `asmdbg console DISPLAY_PTY` in a terminal: the display is drawn for the terminal's size
+/// (the console passes it on to the pty) and, when the debug server goes away, the cursor the
+/// drawings hid comes back.
+#[test]
+fn the_console_viewer_passes_its_size_on_and_shows_the_cursor_at_the_end() {
+    let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
+    let mut stub = Stub::start(&dir.path().join("red.asm"), &["--display"]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let path = loop {
+        if let Some(path) = stub
+            .stderr()
+            .lines()
+            .find_map(|l| l.strip_prefix("display: "))
+        {
+            break path.to_string();
+        }
+        assert!(Instant::now() < deadline, "no display line");
+        thread::sleep(Duration::from_millis(20));
+    };
+    let pty = nix::pty::openpty(None, None).expect("openpty");
+    set_size(pty.slave.as_raw_fd(), 100, 30);
+    let mut command = support::asmdbg();
+    command
+        .args(["console", &path])
+        .stdin(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stdout(Stdio::from(pty.slave.try_clone().expect("clone")))
+        .stderr(Stdio::piped());
+    let mut viewer = command.spawn().expect("asmdbg console");
+    drop(command);
+    drop(pty.slave);
+    let mut master = std::fs::File::from(pty.master);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = thread::spawn(move || {
+        let mut shown = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            shown.extend_from_slice(&buf[..n]);
+            let _ = tx.send(String::from_utf8_lossy(&shown).into_owned());
+        }
+        shown
+    });
+    // 100 x 30 less the status line: 128 x 124 shrunk to 58 dots down (29 rows), 59 across.
+    let want = "128×124 display, at 46%";
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let seen = rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the viewer shows something");
+        if seen.contains(want) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no status line for 100 x 30: {seen:?}"
+        );
+    }
+    // The debug server ends: the viewer ends with the cursor shown.
+    let _ = stub.child.kill();
+    let _ = stub.child.wait();
+    let status = viewer.wait().expect("the viewer ends");
+    assert!(status.success(), "{status:?}");
+    let shown = reader.join().expect("reader");
+    let tail = &shown[shown.len().saturating_sub(16)..];
+    assert!(
+        tail.windows(6).any(|w| w == b"\x1b[?25h"),
+        "the cursor is shown again: {:?}",
+        String::from_utf8_lossy(tail)
+    );
 }

@@ -192,3 +192,47 @@ fn simplerisc_programs_are_one_file() {
         text(&out.stderr)
     );
 }
+
+/// A game given before its sprites starts in the last file, as the simulators do: when that file
+/// holds only data, stderr says so and names the file with code and --entry (the run goes on as
+/// the simulators' would); with the game last, or --entry, nothing is said.
+#[test]
+fn a_start_in_a_file_of_data_is_named_with_entry() {
+    let dir = tempfile::tempdir().expect("scratch");
+    let write =
+        |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("write");
+    write(
+        "tac.asm",
+        ".ORIG x3000\nLEA R0, HI\nPUTS\nHALT\nHI .STRINGZ \"tac\"\n.END\n",
+    );
+    write("blocko.asm", ".ORIG x4000\n.FILL x7C00\n.BLKW 10\n.END\n");
+    write(
+        "blockx.asm",
+        ".ORIG x4100\n.FILL x001F\n.STRINGZ \"x\"\n.END\n",
+    );
+    let out = asmdbg(dir.path(), &["run", "tac.asm", "blocko.asm", "blockx.asm"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("the program starts at x4100, the .ORIG of blockx.asm (the last file: the simulators start there), which holds only data; tac.asm has code at x3000: give --entry x3000, or name tac.asm last\n"),
+        "{stderr}"
+    );
+    for args in [
+        &["run", "blocko.asm", "blockx.asm", "tac.asm"][..],
+        &[
+            "run",
+            "tac.asm",
+            "blocko.asm",
+            "blockx.asm",
+            "--entry",
+            "x3000",
+        ],
+    ] {
+        let out = asmdbg(dir.path(), args);
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("tac"));
+    }
+}

@@ -130,6 +130,14 @@ class DisplayView {
       }
       Promise.resolve()
         .then(() => this.session.customRequest(KEY_REQUEST, { key: message.key }))
+        .then((body) => {
+          // Keys typed while the program is in its recorded past are new input at the end
+          // of the recording: the adapter gives them one by one there.
+          const held = (body && body.held) || 0;
+          if (held > 0) {
+            this.post({ type: 'status', text: heldText(held) });
+          }
+        })
         .catch((error) => this.post({
           type: 'status', text: `The key was not sent: ${error.message || error}`, error: true,
         }));
@@ -144,6 +152,12 @@ class DisplayView {
     this.ended = true;
     this.post({ type: 'status', text: this.endedText() });
   }
+}
+
+/** The status line for keys that wait for the end of the recorded run. */
+function heldText(held) {
+  const keys = held === 1 ? 'A key typed in the past waits' : `${held} keys typed in the past wait`;
+  return `${keys} for the end of the recording, where the program gets them one by one.`;
 }
 
 class Displays {

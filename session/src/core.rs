@@ -113,6 +113,12 @@ pub struct RunCore<G: GdbMachine> {
     /// guest (until then, stepping again would only ask again).
     pub step_waits: bool,
     burst: u64,
+    /// `--speed`: bursts held to this pace while the machine runs live (a replay of the past
+    /// and reverse motions go at full speed).
+    pace: Option<asmdbg_core::Pace>,
+    /// The paced run is under way (its reckoning started); cleared whenever it stops or waits,
+    /// so that it never catches up for the time it was stopped.
+    pace_running: bool,
     /// A reverse step reported the watched access it would go back over, at this count.
     reverse_watch_at: Option<u64>,
     /// Where the reverse-continue under way started, and whether the end had been reported.
@@ -131,6 +137,8 @@ impl<G: GdbMachine> RunCore<G> {
             held_input: VecDeque::new(),
             step_waits: false,
             burst: BURST,
+            pace: None,
+            pace_running: false,
             reverse_watch_at: None,
             reverse_from: (0, false),
         }
@@ -139,6 +147,11 @@ impl<G: GdbMachine> RunCore<G> {
     /// Instructions per burst (default [`BURST`]).
     pub fn set_burst(&mut self, instructions: u64) {
         self.burst = instructions.max(1);
+    }
+
+    /// Holds the live run to `per_second` instructions a second (`--speed`).
+    pub fn set_pace(&mut self, per_second: u64) {
+        self.pace = Some(asmdbg_core::Pace::new(per_second));
     }
 
     /// Bytes the user typed on the console.
@@ -244,7 +257,24 @@ impl<G: GdbMachine> RunCore<G> {
         let starved = starved && !stepping && !reverse && !self.in_past();
         let output_blocked = self.backlog.len() >= OUTPUT_BACKLOG;
         // A guest in a real-time sleep (MARS syscall 32) runs nothing until it wakes.
-        let wake = self.target.machine.wake_time().filter(|&w| w > now);
+        let mut wake = self.target.machine.wake_time().filter(|&w| w > now);
+        let live = mode == Some(ResumeMode::Continue) && !self.in_past();
+        let waiting = starved || output_blocked || wake.is_some();
+        match &mut self.pace {
+            Some(pace) if live && !waiting => {
+                let count = self.target.machine.instructions_executed();
+                if !self.pace_running {
+                    pace.restart(now, count);
+                    self.pace_running = true;
+                }
+                // Ahead of the pace: wait as for a sleeping guest.
+                let ahead = pace.wait(now, count);
+                if !ahead.is_zero() {
+                    wake = Some(now + ahead);
+                }
+            }
+            _ => self.pace_running = false,
+        }
         RunState {
             run: reverse || (!starved && !output_blocked && wake.is_none()),
             output_blocked,
@@ -291,6 +321,15 @@ impl<G: GdbMachine> RunCore<G> {
             }
             (false, limit) => self.burst_limited(limit),
         };
+        if event.is_some() {
+            // A stop ends the paced run; the next resume starts its reckoning afresh.
+            self.pace_running = false;
+        }
+        if let Some(advice) = self.target.machine.take_advice() {
+            self.target
+                .console_notes
+                .extend_from_slice(format!("[asmdbg: {advice}]\n").as_bytes());
+        }
         if past.is_some() {
             let _ = self.target.machine.console().take_output();
         }
@@ -367,6 +406,12 @@ impl<G: GdbMachine> RunCore<G> {
         Reversed::Stepped
     }
 
+    /// A watched access was reported here as a reverse step reports one (the machine just
+    /// after it): the next reverse step goes back over it.
+    pub fn watch_reported_here(&mut self) {
+        self.reverse_watch_at = Some(self.target.machine.instructions_executed());
+    }
+
     /// Back to the previous breakpoint or watchpoint hit, or to the start of history. One
     /// interval of history is searched per call, so an interrupt stops a long search (the
     /// machine is then at a point of its history); `None` while the search goes on.
@@ -426,6 +471,10 @@ impl<G: GdbMachine> RunCore<G> {
     /// ending early when the guest has written a lot.
     fn burst_limited(&mut self, limit: Option<u64>) -> Option<StopEvent> {
         let mut left = limit.map_or(self.burst, |l| l.min(self.burst));
+        if let (Some(pace), None) = (&self.pace, limit) {
+            // A paced burst is a hundredth of a second's worth, so the pace stays even.
+            left = left.min(pace.slice());
+        }
         let mut sizes = SliceSizes::default();
         while left > 0 {
             let slice = left.min(sizes.current());

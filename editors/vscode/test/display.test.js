@@ -160,6 +160,18 @@ test('keys typed in the panel are asmdbgKey requests; a refused one is shown', a
   assert.match(status.text, /not sent: asmdbgKey: no/);
 });
 
+test('keys typed while the program is in its past are said to wait for the end of the recording', async () => {
+  const vscode = makeVscode();
+  const session = fakeSession('s1', 'asmdbg', () => ({ keys: 1, held: 2 }));
+  frameEvent(vscode, session);
+  const [panel] = vscode.state.panels;
+  panel.webview.onDidReceiveMessage.fire({ type: 'key', key: 97 });
+  await settle();
+  const status = panel.posted.at(-1);
+  assert.equal(status.type, 'status');
+  assert.match(status.text, /2 keys typed in the past wait for the end of the recording/);
+});
+
 test('when the session ends the panel keeps its last frame and says so; the next one reuses it', async () => {
   const vscode = makeVscode();
   const first = fakeSession('s1');

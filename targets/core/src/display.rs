@@ -205,11 +205,16 @@ impl BitmapConfig {
         Ok(())
     }
 
-    /// The configuration a program's header comment states, in the words the CSC258 template
-    /// and most MARS game headers use: `Unit width in pixels: 8`, `Unit height in pixels: 8`,
-    /// `Display width in pixels: 512`, `Display height in pixels: 256`, `Base Address for
-    /// Display: 0x10008000 ($gp)`. Only comment text counts (after `#`); `None` when no line
-    /// names a display setting. Settings not stated keep MARS's defaults.
+    /// The configuration a program's header comment states, in the spellings public MARS games
+    /// use (only comment text counts, after `#`; case does not matter):
+    /// - a line a setting, with `:` or `=` or nothing between name and value: `Unit width in
+    ///   pixels: 8` (the CSC258 template), `Unit Width: 8`, `UNIT WIDTH = 8`, `Display Height in
+    ///   Pixels: 512`, `Base Address for Display: 0x10008000 ($gp)`, `Base address 0x10040000
+    ///   (heap)`, `BASE ADDRESS = 0x10010000(STATIC DATA)`;
+    /// - several on one line: `Bitmap display settings: Unit 32x32, Display 128x128 pixels`,
+    ///   `unit 4 x 4, display 1024 x 1024`.
+    ///
+    /// `None` when no line names a display setting. Settings not stated keep MARS's defaults.
     pub fn from_header(source: &str) -> Option<Result<BitmapConfig, String>> {
         let mut config = BitmapConfig::default();
         let mut found = false;
@@ -217,20 +222,14 @@ impl BitmapConfig {
             let Some((_, comment)) = line.split_once('#') else {
                 continue;
             };
-            let lower = comment.to_ascii_lowercase();
-            let Some((key, value)) = lower.split_once(':') else {
-                continue;
-            };
-            let number = || first_number(value);
-            let slot = if key.contains("unit width") {
-                &mut config.unit_width
-            } else if key.contains("unit height") {
-                &mut config.unit_height
-            } else if key.contains("display width") {
-                &mut config.display_width
-            } else if key.contains("display height") {
-                &mut config.display_height
-            } else if key.contains("base address") {
+            let lower = comment
+                .trim_matches(|c: char| c == '#' || c.is_whitespace())
+                .to_ascii_lowercase();
+            if let Some(base) = lower.find("base address") {
+                // `for display` and a separator may come between the name and the value.
+                let value = lower[base + "base address".len()..].trim_start();
+                let value = value.strip_prefix("for display").unwrap_or(value);
+                let value = value.trim_start_matches([':', '=', '-', ' ', '\t']);
                 match header_base(value) {
                     Some(base) => {
                         config.base = base;
@@ -239,24 +238,65 @@ impl BitmapConfig {
                     None => {
                         return Some(Err(format!(
                             "the header's base address '{}' is not one the Bitmap Display offers",
-                            value.trim()
+                            lower[base + "base address".len()..]
+                                .trim_start_matches([':', '=', ' '])
+                                .trim()
                         )))
                     }
                 }
                 continue;
-            } else {
-                continue;
-            };
-            match number() {
-                Some(n) => {
-                    *slot = n;
+            }
+            for (name, width, height) in [
+                ("unit", &mut config.unit_width, &mut config.unit_height),
+                (
+                    "display",
+                    &mut config.display_width,
+                    &mut config.display_height,
+                ),
+            ] {
+                // `unit width ... 8`, `unit height ... 8`.
+                for (axis, slot) in [("width", &mut *width), ("height", &mut *height)] {
+                    let key = format!("{name} {axis}");
+                    if let Some(n) = lower
+                        .find(&key)
+                        .and_then(|at| first_number(&lower[at + key.len()..]))
+                    {
+                        *slot = n;
+                        found = true;
+                    }
+                }
+                // `unit 32x32`, `display 128 x 128`.
+                if let Some((w, h)) = sized(&lower, name) {
+                    *width = w;
+                    *height = h;
                     found = true;
                 }
-                None => continue,
             }
         }
         found.then(|| config.check().map(|()| config))
     }
+}
+
+/// `NAME W x H` in `text` (a word then two numbers joined by `x`): the numbers.
+fn sized(text: &str, name: &str) -> Option<(u32, u32)> {
+    let mut rest = text;
+    while let Some(at) = rest.find(name) {
+        let after = rest[at + name.len()..].trim_start();
+        let digits = |t: &str| t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let n = digits(after);
+        if n > 0 {
+            let tail = after[n..].trim_start();
+            if let Some(tail) = tail.strip_prefix('x') {
+                let tail = tail.trim_start();
+                let m = digits(tail);
+                if m > 0 {
+                    return Some((after[..n].parse().ok()?, tail[..m].parse().ok()?));
+                }
+            }
+        }
+        rest = &rest[at + name.len()..];
+    }
+    None
 }
 
 impl fmt::Display for BitmapConfig {
@@ -335,6 +375,36 @@ fn first_number(text: &str) -> Option<u32> {
     text.split(|c: char| !c.is_ascii_digit())
         .find(|w| !w.is_empty())
         .and_then(|w| w.parse().ok())
+}
+
+/// When a machine looks (again) for a display or keyboard its program uses but nothing
+/// configured, to say once which flag would show it ([`crate::Machine::take_advice`]): every
+/// [`Unconfigured::EVERY`] instructions until it has said so.
+#[derive(Debug, Clone, Default)]
+pub struct Unconfigured {
+    next_look: u64,
+    said: bool,
+}
+
+impl Unconfigured {
+    /// Four million instructions: a few looks a second at full speed, each a few thousand
+    /// words of memory, so that looking costs nothing measurable.
+    pub const EVERY: u64 = 1 << 22;
+
+    /// Whether to look now, at `count` instructions.
+    pub fn due(&mut self, count: u64) -> bool {
+        if self.said || count < self.next_look {
+            return false;
+        }
+        self.next_look = count + Self::EVERY;
+        true
+    }
+
+    /// The advice was given: never again.
+    pub fn said(&mut self) -> bool {
+        self.said = true;
+        true
+    }
 }
 
 /// One key press of a `--keys` schedule: `key` arrives once `at` instructions have run.
@@ -609,6 +679,54 @@ mod tests {
         assert_eq!((c.base, c.unit_width, c.unit_height), (0x1000_8000, 4, 1));
         let bad = "# Unit width in pixels: 7\n";
         assert!(BitmapConfig::from_header(bad).unwrap().is_err());
+    }
+
+    /// The headers of public MARS games, as they spell their settings.
+    #[test]
+    fn the_spellings_of_public_games_headers_configure_the_display() {
+        for (header, config) in [
+            (
+                "# Bitmap display settings:\n# Unit width in pixels: 8\n# Unit Height in pixels: 8\n# Display Width in pixels: 512\n# Display Height in pixels: 512\n# Base address 0x10040000 (heap)\n",
+                "512x512,unit=8,base=0x10040000",
+            ),
+            (
+                "# \tBitmap Display Settings:\n#\tUnit Width: 8\n#\tUnit Height: 8\n#\tDisplay Width: 512\n#\tDisplay Height: 512\n#\tBase Address for Display: 0x10008000 ($gp)\n",
+                "512x512,unit=8,base=0x10008000",
+            ),
+            (
+                "    ### BITMAP DISPLAY SETTINGS                ###\n    ### UNIT WIDTH = 8                         ###\n    ### UNIT HEIGHT = 8                        ###\n    ### DISPLAY WIDTH = 512                    ###\n    ### DISPLAY HEIGHT = 256                   ###\n    ### BASE ADDRESS = 0x10010000(STATIC DATA) ###\n",
+                "512x256,unit=8,base=0x10010000",
+            ),
+            (
+                "# Bitmap display settings: Unit 32x32, Display 128x128 pixels\n",
+                "128x128,unit=32,base=0x10010000",
+            ),
+            (
+                "##### Bitmap Display settings: unit 4 x 4, display 1024 x 1024 or\n",
+                "1024x1024,unit=4,base=0x10010000",
+            ),
+            (
+                "# Unit Width: 4\n# Unit Height: 4\n# Display Width: 256\n# Display Height: 256\n# Base Address: 0x10010000 (static data)\n",
+                "256x256,unit=4,base=0x10010000",
+            ),
+        ] {
+            let got = BitmapConfig::from_header(header).map(|c| c.map(|c| c.to_string()));
+            assert_eq!(got, Some(Ok(config.to_string())), "{header}");
+        }
+        let named = "# Base Address for Display: heap\n";
+        assert_eq!(
+            BitmapConfig::from_header(named).unwrap().unwrap().base,
+            0x1004_0000
+        );
+        // Words that only look like settings are not.
+        assert_eq!(
+            BitmapConfig::from_header("# update the display 3 times\n"),
+            None
+        );
+        assert_eq!(
+            BitmapConfig::from_header("li $t0, 8 # unit of work\n"),
+            None
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@ pub mod host;
 pub mod isa;
 pub mod machine;
 pub mod options;
+pub mod pace;
 pub mod rate;
+pub mod slips;
 pub mod snapshot;
 pub mod sources;
 pub mod symbols;
@@ -44,6 +46,7 @@ pub use host::{HostInput, InputLog, Journal};
 pub use isa::{Isa, IsaInfo};
 pub use machine::{resolve_address, LoadError, Machine, MemError, RegisterInfo, RegisterScope};
 pub use options::{Flag, MachineOptions};
+pub use pace::Pace;
 pub use snapshot::Snapshot;
 pub use sources::{check_text, SourceAccess, SourceError, SourceLimits};
 pub use symbols::{

@@ -118,6 +118,12 @@ pub trait Machine {
 
     /// A key pressed on the machine's keyboard device, logged like console input. Machines
     /// whose keyboard is the console (LC-3) queue it as console input.
+    /// Whether a key given with [`Machine::queue_key`] has not been taken by the program yet
+    /// (a host giving keys one at a time waits for it).
+    fn key_unread(&mut self) -> bool {
+        self.console().pending_input() > 0
+    }
+
     fn queue_key(&mut self, key: u8) {
         self.queue_input(&[key]);
     }
@@ -183,6 +189,13 @@ pub trait Machine {
     /// `--dialogs stderr`) since the last call. The machine never writes to stderr itself.
     fn take_host_stderr(&mut self) -> Vec<u8> {
         Vec::new()
+    }
+
+    /// Something the user should be told once, by the host, about how the program is run: a
+    /// display or keyboard device the program uses that nothing configured, and the flag that
+    /// would show it. Cheap to call after every slice: machines look only now and then.
+    fn take_advice(&mut self) -> Option<String> {
+        None
     }
 
     /// Keeps at most `limit` bytes of each output channel (the console, and the host's stderr

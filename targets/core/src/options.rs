@@ -35,6 +35,9 @@ pub struct MachineOptions {
     pub seed: Option<u64>,
     /// MIPS: sleep and time syscalls use a virtual clock instead of the real one.
     pub virtual_time: bool,
+    /// `--speed`: the run is held to this many instructions a second (by the host running it);
+    /// a virtual clock moves with the instructions at this pace too.
+    pub speed: Option<u64>,
     /// MIPS: dialog syscalls (50-59) print on stderr instead of the console.
     pub dialogs_to_stderr: bool,
     /// MIPS: program arguments (MARS `pa`), placed in memory as MARS does, with argc in `$a0`

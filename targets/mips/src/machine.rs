@@ -97,7 +97,11 @@ pub struct MipsMachine {
     opts: MachineOptions,
     /// Keys pressed at given counts (`--keys`), on the MMIO keyboard.
     sys_keys: KeyFeed,
+    /// Looking for a display or keyboard the program uses that nothing configured.
+    unconfigured: asmdbg_core::display::Unconfigured,
 }
+
+mod run_devices;
 
 /// The complete state of a [`MipsMachine`]: registers, memory, code (as patched), console
 /// queue, delay-slot state and instruction count; heap pointer, random streams, virtual clock
@@ -133,6 +137,7 @@ impl MipsMachine {
             program,
             opts: opts.clone(),
             sys_keys: KeyFeed::new(&opts.keys),
+            unconfigured: Default::default(),
         })
     }
 
@@ -226,161 +231,6 @@ impl Replayable for MipsMachine {
     }
 }
 
-impl MipsMachine {
-    fn run_devices(&mut self, budget: u64) -> RunOutcome {
-        self.cpu.count_receiver_polls = self.cpu.mmio.connected && !self.keys_may_come();
-        if self.host.asleep() {
-            return RunOutcome {
-                executed: 0,
-                stop: None,
-            };
-        }
-        let mut executed = 0;
-        loop {
-            let mut slice = budget - executed;
-            if self.cpu.mmio.connected {
-                // A run checks the breakpoint at the PC before the instruction there, and an
-                // interrupt is taken at that instruction: the breakpoint comes first (as in
-                // MARS, whose breakpoint stops the run where the PC arrived, before the next
-                // instruction's interrupt is handled). The interrupt stays pending.
-                if slice > 0
-                    && self.cpu.mmio.pending_interrupt.is_some()
-                    && self.cpu.breakpoints.contains(self.cpu.pc as u64)
-                {
-                    return RunOutcome {
-                        executed,
-                        stop: Some(StopEvent::Breakpoint),
-                    };
-                }
-                let (counted, stop) = self.device_work(slice > 0);
-                executed += counted as u64;
-                if stop.is_some() || executed >= budget {
-                    return RunOutcome {
-                        executed,
-                        stop: self.report(stop),
-                    };
-                }
-                slice = budget - executed;
-                if let Some(at) = self.cpu.mmio.next_event() {
-                    slice = slice.min(at.saturating_sub(self.cpu.instructions).max(1));
-                }
-            }
-            let outcome = self.cpu.run(slice);
-            executed += outcome.executed;
-            if outcome.stop.is_some() {
-                return RunOutcome {
-                    executed,
-                    stop: self.report(outcome.stop),
-                };
-            }
-            let (counted, stop) = if !self.cpu.take_syscall() {
-                // The slice ended where the device acts, or the budget is used.
-                if executed < budget && self.cpu.mmio.connected && outcome.executed > 0 {
-                    continue;
-                }
-                return RunOutcome {
-                    executed,
-                    stop: None,
-                };
-            } else if let Some(access) = self.cpu.take_device_access() {
-                self.device_access(access)
-            } else {
-                self.syscall()
-            };
-            executed += counted as u64;
-            if stop.is_some()
-                || executed >= budget
-                || self.host.wake_time().is_some()
-                || self.cpu.console.output().len() >= OUTPUT_PER_RUN
-            {
-                return RunOutcome {
-                    executed,
-                    stop: self.report(stop),
-                };
-            }
-        }
-    }
-}
-
-impl MipsMachine {
-    /// What the Keyboard and Display MMIO Simulator does at the current count before the next
-    /// instruction: keys pressed since, the transmitter's ready bit, and a pending interrupt
-    /// (taken only when `may_execute`: it counts as the instruction it interrupts).
-    fn device_work(&mut self, may_execute: bool) -> (bool, Option<StopEvent>) {
-        while let Some(key) = self.cpu.console.take_key() {
-            devices::press_key(&mut self.cpu, key);
-        }
-        while self
-            .cpu
-            .mmio
-            .transmit_until
-            .is_some_and(|at| at <= self.cpu.instructions)
-        {
-            devices::finish_transmit(&mut self.cpu);
-        }
-        if !may_execute {
-            return (false, None);
-        }
-        match self.cpu.mmio.pending_interrupt.take() {
-            Some(code) => self.cpu.interrupt(code),
-            None => (false, None),
-        }
-    }
-
-    /// Executes again the instruction that stopped at a watched device access, then lets the
-    /// device react.
-    fn device_access(&mut self, access: devices::Watched) -> (bool, Option<StopEvent>) {
-        if access == devices::Watched::ReceiverPoll && devices::waits(&mut self.cpu) {
-            // Not executed: it runs again if a key comes after all.
-            self.cpu.console.set_waiting(true);
-            return (false, Some(StopEvent::NeedInput));
-        }
-        let (counted, stop) = self.cpu.step_device_access();
-        if counted && access != devices::Watched::ReceiverPoll {
-            let count = self.cpu.instructions;
-            let read_receiver = access == devices::Watched::ReceiverData;
-            devices::after_access(&mut self.cpu, read_receiver, count);
-        }
-        (counted, stop)
-    }
-
-    /// Whether a key can still come to the MMIO keyboard: the input is open, a key is queued,
-    /// or the `--keys` schedule has one left.
-    fn keys_may_come(&self) -> bool {
-        !self.cpu.console.input_closed()
-            || self.cpu.console.has_keys()
-            || self.sys_keys.next_at().is_some()
-    }
-
-    /// A key pressed on the MMIO keyboard (see [`Machine::queue_key`]).
-    fn connected_keyboard(&self) -> bool {
-        self.cpu.mmio.connected
-    }
-}
-
-impl KeyedMachine for MipsMachine {
-    fn key_feed(&mut self) -> &mut KeyFeed {
-        &mut self.sys_keys
-    }
-
-    fn key_count(&self) -> u64 {
-        self.cpu.instructions
-    }
-
-    /// The key goes to the MMIO keyboard when the machine next runs.
-    fn press_scheduled(&mut self, key: u8) {
-        if self.cpu.mmio.connected {
-            devices::press_key(&mut self.cpu, key);
-        } else {
-            self.cpu.console.push_key(key);
-        }
-    }
-
-    fn run_unscheduled(&mut self, budget: u64) -> RunOutcome {
-        self.run_live(budget)
-    }
-}
-
 impl Snapshot for MipsMachine {
     type State = MipsState;
 
@@ -421,6 +271,10 @@ fn syscall_state(opts: &MachineOptions) -> SyscallState {
     let mut sys = SyscallState::new();
     sys.default_seed = opts.seed.map(|s| s as i64);
     sys.virtual_time = opts.virtual_time;
+    sys.virtual_pace = opts.speed.map(|per_second| crate::syscalls::PacedClock {
+        pace: asmdbg_core::Pace::new(per_second),
+        since: 0,
+    });
     sys.dialogs_to_stderr = opts.dialogs_to_stderr;
     sys
 }
@@ -456,6 +310,9 @@ fn build_cpu(program: &Program, opts: &MachineOptions) -> Result<Cpu, LoadError>
                 }
             }
         }
+    }
+    for far in &program.far_branches {
+        cpu.load_far_branch(far.addr, far.displacement);
     }
     store_program_args(&mut cpu, &opts.program_args)?;
     // A game with a screen or scripted keys reads the keyboard: MARS's students connect both
@@ -550,6 +407,7 @@ pub fn load_machine_files(
         delay_slots: opts.delay_slots,
         sources: opts.sources.clone(),
         deadline: opts.assembly_deadline,
+        strict: opts.strict,
     };
     let program = assemble_files(&files, &asm_opts).map_err(LoadError::Assembly)?;
     MipsMachine::new(program, opts)
@@ -558,6 +416,12 @@ pub fn load_machine_files(
 impl Machine for MipsMachine {
     fn take_host_stderr(&mut self) -> Vec<u8> {
         self.take_stderr()
+    }
+
+    /// A program that polls or writes MARS's MMIO words without the device, or fills memory
+    /// where a Bitmap Display is usually put without one: the flag that would show it.
+    fn take_advice(&mut self) -> Option<String> {
+        self.unconfigured_advice()
     }
 
     fn limit_output(&mut self, limit: usize) {
@@ -642,6 +506,11 @@ impl Machine for MipsMachine {
         } else {
             self.queue_input(&[key]);
         }
+    }
+
+    /// A key on its way to the MMIO keyboard, or there and not read (the receiver's ready bit).
+    fn key_unread(&mut self) -> bool {
+        self.key_on_its_way()
     }
 
     fn pc(&self) -> u64 {
@@ -872,6 +741,12 @@ impl Machine for MipsMachine {
         }
         if self.opts.virtual_time {
             text.push_str(", virtual time");
+        }
+        if let Some(speed) = self.opts.speed {
+            text.push_str(&format!(
+                ", {} instructions a second",
+                asmdbg_core::pace::describe(speed)
+            ));
         }
         text
     }

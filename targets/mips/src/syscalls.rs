@@ -42,6 +42,14 @@ pub struct OpenFile {
     pub position: u64,
 }
 
+/// A virtual clock that moves with the instructions at `--speed`'s pace: from the count at its
+/// first read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PacedClock {
+    pub pace: asmdbg_core::Pace,
+    pub since: u64,
+}
+
 /// The syscalls' part of the machine state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyscallState {
@@ -53,9 +61,11 @@ pub struct SyscallState {
     /// Sleep and time use a virtual clock that only sleeps advance.
     pub virtual_time: bool,
     /// The virtual clock: the wall clock at its first read (asked of the host then), plus
-    /// every sleep.
+    /// every sleep, plus (with `--speed`) the time the instructions run since take at that pace.
     virtual_base: Option<i64>,
     virtual_slept: i64,
+    /// `--speed`: instructions a second, and the count when the virtual clock was first read.
+    pub virtual_pace: Option<crate::syscalls::PacedClock>,
     /// Dialogs (50-59) are written to the host's stderr instead of the console.
     pub dialogs_to_stderr: bool,
     /// Descriptor `n` is slot `n - 3`.
@@ -71,6 +81,7 @@ impl SyscallState {
             virtual_time: false,
             virtual_base: None,
             virtual_slept: 0,
+            virtual_pace: None,
             dialogs_to_stderr: false,
             files: Vec::new(),
         }
@@ -85,10 +96,20 @@ impl SyscallState {
 
     fn now_ms(&mut self, host: &mut Host, count: u64) -> i64 {
         if self.virtual_time {
+            let first_read = self.virtual_base.is_none();
             let base = *self
                 .virtual_base
                 .get_or_insert_with(|| host.clock_ms(count));
-            base.wrapping_add(self.virtual_slept)
+            let paced = match &mut self.virtual_pace {
+                Some(clock) => {
+                    if first_read {
+                        clock.since = count;
+                    }
+                    clock.pace.millis(count.saturating_sub(clock.since))
+                }
+                None => 0,
+            };
+            base.wrapping_add(self.virtual_slept).wrapping_add(paced)
         } else {
             host.clock_ms(count)
         }

@@ -65,22 +65,30 @@ impl<G: GdbMachine> DapProgram<G> {
         // A single step that waited for input may run again.
         self.core.step_waits = false;
         self.release_keys();
-        Ok(AsmdbgKeyResponseBody { keys: count })
+        Ok(AsmdbgKeyResponseBody {
+            keys: count,
+            held: self.held_keys.len(),
+        })
     }
 
     /// Gives the machine the keys pressed, unless it is in the past of its history (there the
-    /// replay brings the keys recorded; new ones come after them).
+    /// replay brings the keys recorded; new ones come after them, at the end of the recording).
+    /// A keyboard device gets them one at a time, each once the program took the one before,
+    /// as if typed live: keys typed in the past must not all arrive at once, where a one-key
+    /// device keeps only the last.
     pub(super) fn release_keys(&mut self) {
         if self.held_keys.is_empty() || self.core.in_past() {
             return;
         }
-        let keys: Vec<u8> = self.held_keys.drain(..).collect();
-        if self.machine().has_keyboard_device() {
-            for key in keys {
+        if !self.machine().has_keyboard_device() {
+            let keys: Vec<u8> = self.held_keys.drain(..).collect();
+            self.core.on_console_input(&keys);
+            return;
+        }
+        if !self.core.target.machine.key_unread() {
+            if let Some(key) = self.held_keys.pop_front() {
                 self.core.target.machine.queue_key(key);
             }
-        } else {
-            self.core.on_console_input(&keys);
         }
     }
 }

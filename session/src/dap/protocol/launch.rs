@@ -125,6 +125,8 @@ pub struct LaunchArguments {
     pub history_mb: Option<Scalar>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dialogs: Option<Scalar>,
+    /// `--speed`: instructions a second the running program is held to (`2M`, `500k`).
+    pub speed: Option<Scalar>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bitmap: Option<Scalar>,
     /// A file of timed keys (relative to `cwd`).

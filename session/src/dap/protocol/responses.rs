@@ -328,6 +328,9 @@ pub struct RunInTerminalRequestArguments {
 #[serde(rename_all = "camelCase")]
 pub struct AsmdbgKeyResponseBody {
     pub keys: usize,
+    /// Keys typed in the past that wait for the end of the recording, where the program gets
+    /// them one at a time (the panel says so in its status line).
+    pub held: usize,
 }
 
 /// `Message`: an error's text for the user.

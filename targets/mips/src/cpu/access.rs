@@ -51,7 +51,14 @@ impl Cpu {
     #[cold]
     #[inline(never)]
     fn device_access(&self, addr: u32, write: bool) -> Result<(), Trap> {
-        if !self.mmio.connected || self.mmio.pass {
+        if !self.mmio.connected {
+            if addr < MMIO_BASE + 16 {
+                // Noted for the advice to connect the device (the program polls it in vain).
+                self.mmio_touched.set(true);
+            }
+            return Ok(());
+        }
+        if self.mmio.pass {
             return Ok(());
         }
         let watched = match (write, addr) {

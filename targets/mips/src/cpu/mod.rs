@@ -105,6 +105,9 @@ pub struct Cpu {
     /// No key can come to the MMIO keyboard any more: loads of the receiver's control word
     /// stop the run to be counted as polls (set by the machine before each run; not state).
     pub(crate) count_receiver_polls: bool,
+    /// The program accessed the MMIO device's words while no device was connected (for the
+    /// advice to connect it; not state).
+    pub(crate) mmio_touched: std::cell::Cell<bool>,
 }
 
 impl Cpu {
@@ -145,6 +148,7 @@ impl Cpu {
             runs: runs::Runs::default(),
             mmio: crate::devices::Mmio::default(),
             count_receiver_polls: false,
+            mmio_touched: std::cell::Cell::new(false),
         }
     }
 
@@ -336,7 +340,7 @@ impl Cpu {
 
     /// The delay-slot bookkeeping after an instruction completed with `next` as its next PC.
     #[inline(always)]
-    fn after_execute<const DELAY: bool>(&mut self, next: u32) -> u32 {
+    pub(super) fn after_execute<const DELAY: bool>(&mut self, next: u32) -> u32 {
         if DELAY {
             match self.delay {
                 Delay::None => {}
