@@ -114,6 +114,10 @@ fn options(
         delay_slots: on(args.delay_slots),
         seed: number(&args.seed, "seed")?,
         virtual_time: on(args.virtual_time),
+        // The page's speed control: MARS's run speed slider as a rate (`2M`, `500k`, `30000`).
+        speed: text(&args.speed)
+            .map(|s| asmdbg_core::pace::parse_speed(&s).map_err(|e| format!("`speed`: {e}")))
+            .transpose()?,
         dialogs_to_stderr: text(&args.dialogs).as_deref() == Some("stderr"),
         program_args: args
             .args
@@ -226,6 +230,7 @@ fn program<B: Backend>(
     } else {
         LineMode::Raw
     };
-    let program = DapProgram::new(debuggee, image, Discipline::new(mode, false));
+    let program =
+        DapProgram::new(debuggee, image, Discipline::new(mode, false)).with_pace(opts.speed);
     Ok((Box::new(program), warnings))
 }

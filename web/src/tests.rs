@@ -156,3 +156,55 @@ fn frames_split_whole_messages() {
     bytes.truncate(bytes.len() - 2);
     assert_eq!(split_frames(&bytes), [r#"{"a":1}"#]);
 }
+
+#[test]
+fn the_speed_control_holds_the_run_to_its_pace() {
+    let looping = ".ORIG x3000\nLOOP BR LOOP\n.END\n";
+    let mut client = Client::new(&[("loop.asm", looping)]);
+    // The launch's `speed` is read as `--speed` is; a bad one is refused with its reason.
+    let launched = client.request("launch", json!({"program": "loop.asm", "speed": "fast"}));
+    let message = launched["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`speed`: 'fast' is no speed"),
+        "{message}"
+    );
+    // One instruction a second: a burst runs one instruction, then the poll says to wait
+    // (wakeMs) instead of running again.
+    let launched = client.request(
+        "launch",
+        json!({"program": "loop.asm", "speed": "1", "stopOnEntry": false}),
+    );
+    assert_eq!(launched["success"], true, "{launched}");
+    client.request("configurationDone", json!({}));
+    let mut ran = 0;
+    let waiting = loop {
+        let poll: Value = serde_json::from_str(&client.session.poll()).expect("poll is JSON");
+        if poll["run"] == true {
+            assert!(ran < 10, "the paced run never waits: {poll}");
+            client.session.run_burst();
+            ran += 1;
+        } else if poll["wakeMs"].is_number() {
+            break poll;
+        }
+    };
+    let wake = waiting["wakeMs"].as_f64().unwrap();
+    assert!(wake > 100.0 && wake <= 1000.0, "{waiting}");
+    // Unpaced (no `speed`), the same program runs burst after burst.
+    let mut client = Client::new(&[("loop.asm", looping)]);
+    let launched = client.request(
+        "launch",
+        json!({"program": "loop.asm", "stopOnEntry": false}),
+    );
+    assert_eq!(launched["success"], true, "{launched}");
+    client.request("configurationDone", json!({}));
+    let mut runs = 0;
+    for _ in 0..50 {
+        let poll: Value = serde_json::from_str(&client.session.poll()).expect("poll is JSON");
+        assert!(poll["wakeMs"].is_null(), "{poll}");
+        if poll["run"] == true {
+            client.session.run_burst();
+            runs += 1;
+        }
+    }
+    assert!(runs >= 45, "{runs} bursts in 50 polls");
+}
