@@ -204,3 +204,32 @@ skip:
   const back = client.request('evaluate', { expression: 'monitor goto 1000', context: 'repl' }).body.result;
   assert.match(back, /^at instruction 1000;/);
 });
+
+test('the launch\'s speed holds the run to its pace on the browser\'s clock', async (t) => {
+  const m = await bound(t);
+  if (!m) return;
+  const client = new Client(m.WebSession, { 'loop.asm': '.ORIG x3000\nLOOP BR LOOP\n.END\n' });
+  // Two instructions a second: a burst runs one, then the session asks to be woken later
+  // instead of running (the pace reads performance.now(), std's clock has none on wasm32).
+  assert.equal(client.request('launch', { program: 'loop.asm', stopOnEntry: false, speed: '2' }).success, true);
+  client.request('configurationDone');
+  const wakes = [];
+  let bursts = 0;
+  while (wakes.length < 2) {
+    const poll = JSON.parse(client.session.poll());
+    if (poll.run) {
+      client.session.run_burst();
+      bursts++;
+      assert.ok(bursts <= 4, `the paced run ran ${bursts} bursts without waiting`);
+    } else {
+      assert.equal(typeof poll.wakeMs, 'number', JSON.stringify(poll));
+      assert.ok(poll.wakeMs <= 500, `wake in ${poll.wakeMs} ms`);
+      wakes.push(poll.wakeMs);
+      await new Promise((resolve) => setTimeout(resolve, poll.wakeMs + 1));
+    }
+  }
+  client.request('pause', { threadId: 1 });
+  const when = client.request('evaluate', { expression: 'monitor when', context: 'repl' }).body.result;
+  const [, count] = /instruction (\d+)/.exec(when);
+  assert.ok(Number(count) >= 1 && Number(count) <= 4, when);
+});
