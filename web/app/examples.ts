@@ -12,8 +12,12 @@ import horizontalWin from '../../tests/programs/mips/01_horizontal_win.in';
 import tictactoe from '../../programs/simplerisc/tictactoe.asm';
 import snake from '../../programs/mips/snake.asm';
 import snakeKeys from '../../programs/mips/snake.keys';
+import meteors from '../../programs/mips/meteors.asm';
+import meteorsKeys from '../../programs/mips/meteors.keys';
 import sketch from '../../programs/lc3/sketch.asm';
 import sketchKeys from '../../programs/lc3/sketch.keys';
+import breakout from '../../programs/lc3/breakout.asm';
+import breakoutKeys from '../../programs/lc3/breakout.keys';
 import isr from '../../programs/lc3/interrupts/isr.asm';
 import userProgram from '../../programs/lc3/interrupts/user_program.asm';
 import interruptKeys from '../../programs/lc3/interrupts/keys.txt';
@@ -26,6 +30,9 @@ export interface Example {
   options?: Record<string, unknown>;
   /** A file of the example to use as the console's input, chosen at once. */
   input?: string;
+  /** The speed control's setting (instructions a second) for a game timed by the machine's
+   * pace; unlimited when absent. */
+  speed?: number;
 }
 
 export const EXAMPLES: Example[] = [
@@ -39,6 +46,15 @@ export const EXAMPLES: Example[] = [
   { title: 'Tic-tac-toe verifier (SimpleRISC)', files: { 'tictactoe.asm': tictactoe }, options: { noMul: true } },
   { title: 'Snake (MIPS, Bitmap Display)', files: { 'snake.asm': snake, 'snake.keys': snakeKeys } },
   { title: 'Etch-a-sketch (LC-3, PennSim video)', files: { 'sketch.asm': sketch, 'sketch.keys': sketchKeys }, options: { display: true } },
+  // The two real-time games: Breakout checks the keyboard once a frame, Meteors counts
+  // instructions for its timing (MARS's pace); both play at a speed a person can follow.
+  {
+    title: 'Breakout (LC-3, PennSim video, real time)',
+    files: { 'breakout.asm': breakout, 'breakout.keys': breakoutKeys },
+    options: { display: true },
+    speed: 1e5,
+  },
+  { title: 'Meteors (MIPS, Bitmap Display, MARS pace)', files: { 'meteors.asm': meteors, 'meteors.keys': meteorsKeys }, speed: 2e6 },
   {
     title: 'Keyboard interrupts (LC-3, two files)',
     files: { 'isr.asm': isr, 'user_program.asm': userProgram, 'keys.txt': interruptKeys },

@@ -10,6 +10,7 @@ import * as editor from './editor';
 import * as panes from './panes';
 import { EXAMPLES } from './examples';
 import { parseFragment, shareFragment } from './share';
+import { SpeedControl, displayStatus, heldText, parseSpeed, speedText, type FrameSize } from './speed';
 import type { DapMessage } from './messages';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -37,8 +38,15 @@ let dataLabels: panes.Variable[] = [];
 let watches: string[] = [];
 /** `invalidated` events still to come from the page's own monitor commands (not news). */
 let ownInvalidations = 0;
-/** For the test of pause latency: when the last pause was sent and how long it took. */
+/** When the last pause was sent and how long its stop took (web/bench.mjs reads it). */
 const timing = { pauseSentAt: 0, pauseLatencyMs: -1 };
+/** The pace the program was launched with (instructions a second; undefined: unlimited). */
+let launchedSpeed: number | undefined;
+/** The speed control moved since the launch: Restart launches again to take it. */
+let speedChangedSinceLaunch = false;
+/** The display's last frame size, and keys typed in the past that wait for the program. */
+let frameSize: FrameSize | undefined;
+let heldKeys = 0;
 
 // ---- Files ----------------------------------------------------------------------------------
 
@@ -217,6 +225,12 @@ async function launch(stopOnEntry: boolean) {
     launchedIsa === 'lc3'
       ? 'Keys typed here go to the program as you type them (LC-3 reads keys)'
       : 'Type a line of input for the program and press Enter';
+  const chosenSpeed = speed.value;
+  launchedSpeed = chosenSpeed ?? (options.speed === undefined ? undefined : parseSpeed(String(options.speed)));
+  speedChangedSinceLaunch = false;
+  frameSize = undefined;
+  heldKeys = 0;
+  showDisplayStatus();
   client.newSession();
   client.setFiles(texts());
   editedSinceLaunch = false;
@@ -234,6 +248,8 @@ async function launch(stopOnEntry: boolean) {
     const keys = $<HTMLSelectElement>('keys-file').value;
     await client.request('launch', {
       ...options,
+      // The speed control, unless it says unlimited (then the options' `speed`, if any).
+      ...(chosenSpeed !== undefined ? { speed: String(chosenSpeed) } : {}),
       program,
       ...(isa ? { isa } : {}),
       ...(input ? { input } : {}),
@@ -362,8 +378,12 @@ async function refresh() {
     panes.showData(dataLabels);
     panes.showWatches(watches, dataLabels, removeWatch);
     await showMemoryAt();
-    const history = await monitor('history');
-    panes.showTimeline(panes.parseHistory(history.result), phase === 'stopped');
+    const history = panes.parseHistory((await monitor('history')).result);
+    panes.showTimeline(history, phase === 'stopped');
+    if (history && history.now >= history.frontier && heldKeys > 0) {
+      // Back at the end of the recording: the keys typed in the past went to the program.
+      keysHeld(0);
+    }
   } catch (e) {
     // The program moved on meanwhile (a request that needs it stopped): the next stop redraws.
     if (phase === 'stopped') {
@@ -480,7 +500,39 @@ client.on('invalidated', () => {
   }
 });
 
-client.on('asmdbgDisplay', (m: DapMessage) => panes.showFrame(m.body));
+client.on('asmdbgDisplay', (m: DapMessage) => {
+  panes.showFrame(m.body);
+  frameSize = m.body;
+  showDisplayStatus();
+});
+
+/** The status line under the display: its size and scale, the pace, keys that wait. */
+function showDisplayStatus() {
+  const line = $('display-status');
+  const text = frameSize ? displayStatus(frameSize, launchedSpeed, heldKeys) : '';
+  if (line.textContent !== text) {
+    line.textContent = text;
+  }
+}
+
+/** The answer to keys pressed: how many typed in the past wait for the end of the recording. */
+function keysHeld(held: number) {
+  const news = held > 0 && held !== heldKeys;
+  heldKeys = held;
+  showDisplayStatus();
+  if (news && !frameSize) {
+    // No display to say it under: the console says it.
+    print(`${heldText(held)}\n`, 'note');
+  }
+}
+
+/** Presses a key on the machine's keyboard (the display's, or LC-3's console). */
+function pressKey(code: number) {
+  void client
+    .request('asmdbgKey', { key: code })
+    .then((body) => keysHeld(body.held ?? 0))
+    .catch((err) => print(`${err.message}\n`, 'note'));
+}
 
 client.onCrash = (message) => {
   print(`asmdbg stopped with an internal error (please report it): ${message}\n`, 'stderr');
@@ -520,7 +572,7 @@ const actions: Record<string, () => void> = {
   'step-back': () => void motion('stepBack'),
   'reverse-continue': () => void motion('reverseContinue'),
   restart: async () => {
-    if (editedSinceLaunch) {
+    if (editedSinceLaunch || speedChangedSinceLaunch) {
       void launch(true);
       return;
     }
@@ -573,7 +625,7 @@ $('console-input').addEventListener('keydown', (e: KeyboardEvent) => {
     return;
   }
   e.preventDefault();
-  void client.request('asmdbgKey', { key: code }).catch((err) => print(`${err.message}\n`, 'note'));
+  pressKey(code);
 });
 
 $('console-form').onsubmit = (e) => {
@@ -597,7 +649,7 @@ $('display').addEventListener('keydown', (e: KeyboardEvent) => {
     return;
   }
   e.preventDefault();
-  void client.request('asmdbgKey', { key: code }).catch((err) => print(`${err.message}\n`, 'note'));
+  pressKey(code);
 });
 
 $('watch').onclick = () => {
@@ -616,6 +668,16 @@ function removeWatch(label: string) {
 }
 
 $('memory-show').onclick = () => void showMemoryAt();
+
+const speed = new SpeedControl($<HTMLInputElement>('speed'), $('speed-text'), (chosen) => {
+  if (phase === 'running' || phase === 'stopped') {
+    // The pace is the launch's: the running program keeps its own until it starts again.
+    speedChangedSinceLaunch = chosen !== launchedSpeed;
+    $('status').textContent = speedChangedSinceLaunch
+      ? `The program keeps its speed; Restart runs it at ${speedText(chosen)}`
+      : 'The program runs at this speed';
+  }
+});
 
 const timeline = $<HTMLInputElement>('timeline');
 timeline.oninput = () => {
@@ -660,6 +722,7 @@ exampleSelect.onchange = () => {
   $<HTMLSelectElement>('input-file').value = example.input ?? '';
   $<HTMLSelectElement>('keys-file').value = '';
   $<HTMLInputElement>('options').value = example.options ? JSON.stringify(example.options) : '';
+  speed.set(example.speed);
   setPhase('idle', `${example.title}: press Run`);
 };
 
