@@ -3,7 +3,9 @@
 // headless Chromium, driven with the DAP messages the page sends, from configurationDone to the
 // program's end. Printed: instructions, seconds and M instructions/s, with time travel's
 // recording on (as the page runs programs) and off (as `asmdbg run` does), then the recorded
-// history's memory and the WebAssembly memory after the run.
+// history's memory and the WebAssembly memory after the run. Then the page's responsiveness
+// while a program runs, through its own buttons: the longest gap in the page's event loop and
+// how long Pause takes to stop the program (the issue's target: within 50 ms).
 //
 //   node bench.mjs FILE ISA [FILE ISA ...]      (the page must be built: scripts/web --build)
 
@@ -116,6 +118,53 @@ for (let i = 0; i < args.length; i += 2) {
   }
 }
 
+/** The page itself running an endless loop: its event loop's gaps and Pause's latency. */
+async function responsiveness() {
+  const loop = '.ORIG x3000\nLOOP ADD R0, R0, #1\nBRnzp LOOP\n.END\n';
+  const tab = await context.newPage();
+  tab.on('pageerror', (e) => console.error('page error:', e.message));
+  await tab.goto(`${url}index.html#src=${Buffer.from(loop).toString('base64url')}&name=loop.asm`);
+  const button = (name) => tab.getByRole('button', { name, exact: true });
+  const status = (text) => tab.getByRole('status').filter({ hasText: text }).waitFor({ timeout: 30_000 });
+  await button('Run').click();
+  await status(/Running/);
+  // Timers every 5 ms for 2 s: the longest time between two of them.
+  const longestGap = await tab.evaluate(
+    () =>
+      new Promise((done) => {
+        let last = performance.now();
+        let longest = 0;
+        const started = last;
+        const tick = () => {
+          const now = performance.now();
+          longest = Math.max(longest, now - last);
+          last = now;
+          if (now - started < 2000) setTimeout(tick, 5);
+          else done(longest);
+        };
+        setTimeout(tick, 5);
+      }),
+  );
+  const latencies = [];
+  for (let i = 0; i < 15; i++) {
+    await tab.waitForTimeout(100);
+    await button('Pause').click();
+    await status(/^Paused$/);
+    latencies.push(await tab.evaluate(() => window.asmdbg.timing.pauseLatencyMs));
+    await button('Run').click();
+    await status(/Running/);
+  }
+  await tab.close();
+  latencies.sort((a, b) => a - b);
+  const ms = (v) => `${v.toFixed(1)} ms`;
+  console.log(`  the page while a program runs: longest event-loop gap ${ms(longestGap)} (timers every 5 ms for 2 s)`);
+  console.log(
+    `  Pause to the stop in the page: median ${ms(latencies[Math.floor(latencies.length / 2)])}, ` +
+      `longest ${ms(latencies[latencies.length - 1])} (${latencies.length} pauses; target < 50 ms)`,
+  );
+}
+
+await responsiveness();
 await context.close();
 server.close();
 rmSync(profile, { recursive: true, force: true });
