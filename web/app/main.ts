@@ -145,6 +145,10 @@ function edited() {
 function print(text: string, kind: 'stdout' | 'stderr' | 'note' | 'input' = 'stdout') {
   const log = $('console');
   const last = log.lastElementChild as HTMLElement | null;
+  if (kind === 'note' && last && last.dataset.stream !== 'note' && !last.textContent?.endsWith('\n')) {
+    // asmdbg's notes start on a line of their own, not after a prompt the program printed.
+    text = `\n${text}`;
+  }
   if (last && last.dataset.stream === kind) {
     last.textContent += text;
   } else {

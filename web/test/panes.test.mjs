@@ -1,6 +1,6 @@
 // The page's other flows in Chromium: stepping by line (into, over, out), a watch on a label
 // (a data breakpoint) forward and backward, the timeline, the console's input (LC-3 keys as
-// typed, MIPS lines), a MIPS program of two files (.include), the memory pane, saving a file.
+// typed, and typed in the past; MIPS lines), a MIPS program of two files (.include), the memory pane, saving a file.
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -117,6 +117,29 @@ test('LC-3 keys typed in the console reach the program as typed', async (t) => {
   await page.keyboard.type('B2');
   await page.getByRole('log', { name: 'Console' }).filter({ hasText: 'Player 2, choose' }).waitFor();
   assert.match(await consoleText(page), /rocks: B2\n\nROW A: ooo\nROW B: ooo\n/);
+  // A key typed while the program is stopped in its past waits for the end of the recording,
+  // and the console says so (LC-3 without a display); Run takes the program back there and it
+  // reads the key then.
+  await button(page, 'Pause').click();
+  await status(page, /^Paused$/);
+  await button(page, 'Step back').click();
+  await status(page, /step/);
+  await page.getByRole('textbox', { name: 'Console input' }).click();
+  await page.keyboard.type('A');
+  await page
+    .getByRole('log', { name: 'Console' })
+    .filter({ hasText: 'A key typed in the past waits for the end of the recording, where the program gets them one by one.' })
+    .waitFor();
+  await button(page, 'Run').click();
+  await status(page, /Running/);
+  await page.getByRole('textbox', { name: 'Console input' }).click();
+  await page.keyboard.type('1');
+  // The program's output (the note aside) goes on where it was: the key, then the move.
+  await page.waitForFunction(() =>
+    /rocks: A1\n\nROW A: oo\n[^]*Player 1, choose/.test(
+      Array.from(document.querySelectorAll('#console [data-stream=stdout]'), (s) => s.textContent).join(''),
+    ),
+  );
 });
 
 test('a MIPS program of two files: .include, and a line typed in the console', async (t) => {
