@@ -11,6 +11,7 @@ const TREES: &[&str] = &[
     "session/src",
     "targets",
     "testsupport/src",
+    "web/src",
     "fuzz/fuzz_targets",
 ];
 

@@ -5,8 +5,8 @@
 //! nobody reads. The RSP session (rsp.rs) and the DAP session (dap/) are thin layers over it.
 
 use std::collections::VecDeque;
-use std::time::Instant;
 
+use asmdbg_core::clock::Instant;
 use asmdbg_core::gdb::{Debuggee, GdbMachine, ResumeMode};
 use asmdbg_core::history::ReverseStop;
 use asmdbg_core::StopEvent;

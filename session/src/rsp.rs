@@ -12,8 +12,7 @@
 //! gdbserver and QEMU let a detached program run), until the program ends or the next
 //! debugger attaches and finds it stopped where it got to.
 
-use std::time::Instant;
-
+use asmdbg_core::clock::Instant;
 use asmdbg_core::gdb::{Debuggee, DebuggeeError, GdbMachine, ResumeMode};
 use asmdbg_core::StopEvent;
 use gdbstub::arch::Arch;

@@ -9,8 +9,9 @@
 //! The event's body: `width` and `height` in units, `unitWidth` and `unitHeight` in screen
 //! pixels, and `pixels`, the units row-major as 3 bytes each (red, green, blue) in base64.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use asmdbg_core::clock::Instant;
 use asmdbg_core::display::Frame;
 use serde_json::Value;
 

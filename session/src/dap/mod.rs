@@ -19,8 +19,7 @@ pub mod protocol;
 pub mod view;
 pub mod wire;
 
-use std::time::Instant;
-
+use asmdbg_core::clock::Instant;
 use serde_json::{json, Value};
 
 use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};

@@ -18,8 +18,8 @@
 //! typed in `../protocol.rs` and `../protocol/responses.rs`.
 
 use std::collections::VecDeque;
-use std::time::Instant;
 
+use asmdbg_core::clock::Instant;
 use asmdbg_core::display::Frame;
 use asmdbg_core::elf::dwarf::TypeEncoding;
 use asmdbg_core::elf::unwind::{FrameSource, UnwoundFrame};

@@ -7,6 +7,7 @@
 
 pub mod backend;
 pub mod breakpoints;
+pub mod clock;
 pub mod code_memory;
 pub mod console;
 pub mod contract;

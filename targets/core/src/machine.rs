@@ -206,7 +206,7 @@ pub trait Machine {
 
     /// When a real-time sleep of the guest (MARS syscall 32) ends. Until then `run` executes
     /// nothing; the host waits for this instant instead of calling `run` in a loop.
-    fn wake_time(&self) -> Option<std::time::Instant> {
+    fn wake_time(&self) -> Option<crate::clock::Instant> {
         None
     }
 

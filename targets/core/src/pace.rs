@@ -8,7 +8,11 @@
 //! pace ([`Pace::wait`]). A run never catches up for time it spent waiting on something else (a
 //! key, a sleep, a debugger's stop): [`Pace::restart`] starts the reckoning afresh there.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// The portable clock: std's `Instant` natively, `performance.now()` in the browser (where a
+// paced run is the page's speed control).
+use crate::clock::Instant;
 
 /// A run's pace: `per_second` instructions a second at most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

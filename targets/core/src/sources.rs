@@ -14,8 +14,10 @@
 //! (editors on Windows write one), UTF-16 text and binary files are refused with a message
 //! that says what the file is.
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// How many bytes of source a program may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +106,9 @@ pub struct SourceAccess {
     /// The folder every source file must be in (canonical); `None`: anywhere.
     root: Option<PathBuf>,
     limits: SourceLimits,
+    /// Files held in memory, by name, instead of a file system (the browser's page has none):
+    /// when set, every read comes from here and nothing else is read.
+    memory: Option<Arc<BTreeMap<PathBuf, Vec<u8>>>>,
 }
 
 impl SourceAccess {
@@ -121,7 +126,17 @@ impl SourceAccess {
         Ok(SourceAccess {
             root: Some(root),
             limits: SourceLimits::CONFINED,
+            memory: None,
         })
+    }
+
+    /// Only the files in `files` (named as a program names them: `lib.asm`, `dir/lib.asm`),
+    /// with [`SourceLimits::OPEN`]; a name is looked up with its `.` and `..` resolved.
+    pub fn in_memory(files: BTreeMap<PathBuf, Vec<u8>>) -> Self {
+        SourceAccess {
+            memory: Some(Arc::new(files)),
+            ..SourceAccess::default()
+        }
     }
 
     pub fn root(&self) -> Option<&Path> {
@@ -162,6 +177,12 @@ impl SourceAccess {
     /// otherwise (`asmdbg run <(generate)`), read up to the limit.
     pub fn read(&self, path: &Path, used: &mut u64) -> Result<Vec<u8>, SourceError> {
         let name = || path.display().to_string();
+        if let Some(files) = &self.memory {
+            let bytes = files
+                .get(&lexically_normal(path))
+                .ok_or_else(|| SourceError::missing(path))?;
+            return self.read_limited(bytes.as_slice(), path, used);
+        }
         if !self.allows(path) {
             return Err(SourceError::missing(path));
         }
@@ -182,6 +203,9 @@ impl SourceAccess {
     /// Reads an include: like [`SourceAccess::read`], but only a regular file, whether
     /// confined or not (an include of `/dev/zero` or `/dev/stdin` is never meant).
     pub fn read_include(&self, path: &Path, used: &mut u64) -> Result<Vec<u8>, SourceError> {
+        if self.memory.is_some() {
+            return self.read(path, used);
+        }
         if !self.allows(path) {
             return Err(SourceError::missing(path));
         }
@@ -199,7 +223,7 @@ impl SourceAccess {
 
     fn read_limited(
         &self,
-        file: std::fs::File,
+        file: impl Read,
         path: &Path,
         used: &mut u64,
     ) -> Result<Vec<u8>, SourceError> {
@@ -226,6 +250,23 @@ impl SourceAccess {
         }
         Ok(bytes)
     }
+}
+
+/// `path` with its `.` components dropped and each `..` taking away the name before it.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !normal.pop() {
+                    normal.push("..");
+                }
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -297,6 +338,28 @@ impl SourceError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_in_memory_are_read_by_their_names_and_nothing_else() {
+        let files = BTreeMap::from([
+            (PathBuf::from("lib.asm"), b"nop\n".to_vec()),
+            (PathBuf::from("dir/macros.asm"), b".eqv X 1\n".to_vec()),
+        ]);
+        let access = SourceAccess::in_memory(files);
+        let mut used = 0;
+        let read = |name: &str, used: &mut u64| access.read_include(Path::new(name), used);
+        assert_eq!(read("lib.asm", &mut used).unwrap(), b"nop\n");
+        assert_eq!(read("./dir/../lib.asm", &mut used).unwrap(), b"nop\n");
+        assert_eq!(read("dir/./macros.asm", &mut used).unwrap(), b".eqv X 1\n");
+        assert_eq!(used, 4 + 4 + 9);
+        // Not held: missing, as a file not on disk is (the host's files are never read).
+        for name in ["other.asm", "/etc/passwd", "../lib.asm", "Cargo.toml"] {
+            assert!(
+                matches!(read(name, &mut used), Err(SourceError::Io { .. })),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn a_byte_order_mark_and_a_dos_end_mark_are_dropped() {

@@ -39,6 +39,11 @@ fn machine_image(machine: &Lc3Machine) -> ElfImage {
 /// `asmdbg/lc3-os-PROFILE.asm`, rewritten only when it differs. If it cannot be written the
 /// ELF still names it: gdb then shows the routine's line numbers without their text.
 pub fn os_source_copy(profile: &str, image: &crate::os::OsImage) -> PathBuf {
+    if cfg!(target_arch = "wasm32") {
+        // The browser has no file system (and std's temporary directory panics there): the
+        // ELF names the source as it would be cached, and nothing is written.
+        return PathBuf::from(format!("asmdbg/lc3-os-{profile}.asm"));
+    }
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())

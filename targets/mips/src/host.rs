@@ -13,8 +13,9 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Component, Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use asmdbg_core::clock::{Instant, SystemTime, UNIX_EPOCH};
 use asmdbg_core::{HostInput, Journal, LineTable};
 
 use crate::syscalls::OpenFile;

@@ -429,7 +429,7 @@ impl Machine for MipsMachine {
         self.host.limit_stderr(limit);
     }
 
-    fn wake_time(&self) -> Option<std::time::Instant> {
+    fn wake_time(&self) -> Option<asmdbg_core::clock::Instant> {
         self.host.wake_time()
     }
 

@@ -25,7 +25,7 @@ mod target_xml;
 pub use monitor::run as monitor_command;
 pub use target_xml::architecture;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use gdbstub::arch::Arch;
 use gdbstub::common::Signal;
@@ -39,6 +39,7 @@ use gdbstub::target::ext::target_description_xml_override::TargetDescriptionXmlO
 use gdbstub::target::Target;
 use num_traits::{FromPrimitive, ToPrimitive};
 
+use crate::clock::Instant;
 use crate::event::{FaultKind, StopEvent};
 use crate::history::History;
 use crate::host::Replayable;
