@@ -277,6 +277,12 @@ pub struct RunArgs {
     /// Stop with exit status 4 after this many instructions.
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Debugging checks: warn on stderr (`file:line:col: warning[NAME]: ...`) where the
+    /// program breaks a convention. `--checks` turns on all five (callee-saved,
+    /// return-address, uninitialised, stack, code-as-data), `--checks=stack,uninitialised`
+    /// those, `--checks=deny` makes the first warning a fault.
+    #[arg(long, value_name = "LIST|deny", num_args = 0..=1, default_missing_value = "all", require_equals = true)]
+    pub checks: Option<String>,
     /// Print instructions executed, seconds and the instruction rate on stderr.
     #[arg(long)]
     pub stats: bool,
