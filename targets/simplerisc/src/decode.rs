@@ -158,6 +158,37 @@ impl Insn {
         }
     }
 
+    /// What this instruction does to registers and memory (the debugging checks' view):
+    /// registers it computes with, registers it only stores, registers it writes (bit *n* for
+    /// r*n*), and whether it loads or stores the word at `rs1` + `imm`. `mov rd, rs` and
+    /// `not` read only their source; `.print` is the course's debugging aid, not a use.
+    pub fn operands(&self) -> (u32, u32, u32, Option<bool>) {
+        let b = |r: u8| 1u32 << (r & 15);
+        match self.op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::And | Op::Or | Op::Lsl
+            | Op::Lsr | Op::Asr => (b(self.rs1) | b(self.rs2), 0, b(self.rd), None),
+            Op::Cmp => (b(self.rs1) | b(self.rs2), 0, 0, None),
+            Op::Not | Op::Mov => (b(self.rs2), 0, b(self.rd), None),
+            Op::AddI | Op::SubI | Op::MulI | Op::DivI | Op::ModI | Op::AndI | Op::OrI
+            | Op::LslI | Op::LsrI | Op::AsrI => (b(self.rs1), 0, b(self.rd), None),
+            Op::CmpI => (b(self.rs1), 0, 0, None),
+            Op::NotI | Op::MovI => (0, 0, b(self.rd), None),
+            Op::Ld => (b(self.rs1), 0, b(self.rd), Some(false)),
+            Op::St => (b(self.rs1), b(self.rd), 0, Some(true)),
+            Op::Call => (0, 0, b(15), None),
+            Op::Ret => (b(15), 0, 0, None),
+            Op::Nop
+            | Op::Beq
+            | Op::Bgt
+            | Op::B
+            | Op::Hlt
+            | Op::Print
+            | Op::Encode
+            | Op::Breakpoint
+            | Op::Illegal => (0, 0, 0, None),
+        }
+    }
+
     /// Where control goes after this instruction at code byte address `addr` (4 × slot;
     /// targets likewise). `hlt` and words no instruction encodes stop the machine; `.print`
     /// and `.encode` slots go on.

@@ -60,6 +60,10 @@ pub struct Checker {
     /// not checked (everything would look uninitialised).
     memory_known: bool,
     frames: Vec<Frame>,
+    /// Callee-saved registers a function returned with changed, by register: reported when
+    /// the caller then uses the value (a caller that writes the register first never relied
+    /// on it).
+    clobbered: Vec<(usize, Finding)>,
     /// Sites (instruction and kind) reported once already.
     reported: HashSet<(u64, CheckKind)>,
     findings: Vec<Finding>,
@@ -109,6 +113,7 @@ impl Checker {
             data,
             memory_known,
             frames: Vec::new(),
+            clobbered: Vec::new(),
             reported: HashSet::new(),
             findings: Vec::new(),
         })
@@ -197,6 +202,19 @@ impl Checker {
 
     /// What the instruction at `pc` reads, checked before it runs.
     fn before(&mut self, machine: &dyn Machine, pc: u64, effects: &Effects) {
+        if !self.clobbered.is_empty() {
+            let uses = effects.reads | effects.stored;
+            let mut i = 0;
+            while i < self.clobbered.len() {
+                let reg = self.clobbered[i].0;
+                if uses & (1 << reg) != 0 {
+                    let (_, finding) = self.clobbered.swap_remove(i);
+                    self.push(finding);
+                } else {
+                    i += 1;
+                }
+            }
+        }
         if self.set.contains(CheckKind::Uninitialised) {
             let unset = effects.reads & !self.regs_set;
             if unset != 0 {
@@ -255,6 +273,10 @@ impl Checker {
     /// matched.
     fn after(&mut self, machine: &dyn Machine, pc: u64, effects: &Effects) {
         self.regs_set |= effects.writes;
+        if !self.clobbered.is_empty() {
+            self.clobbered
+                .retain(|(reg, _)| effects.writes & (1 << reg) == 0);
+        }
         if let Some(store) = effects.store {
             self.written.set_range(store.addr, store.addr + store.units);
         }
@@ -323,6 +345,7 @@ impl Checker {
                 let frame = &self.frames[i];
                 let written = frame.written;
                 let mut found = Vec::new();
+                let mut clobbered = Vec::new();
                 if !frame.system {
                     let function = self.function_name(machine, frame.entry);
                     if self.set.contains(CheckKind::CalleeSaved) {
@@ -337,11 +360,11 @@ impl Checker {
                             }
                             let now = machine.read_register(reg).unwrap_or(was);
                             if now != was {
-                                found.push((
-                                    CheckKind::CalleeSaved,
+                                clobbered.push((
+                                    reg,
                                     format!(
-                                        "{function} returns with {} changed ({} at entry, {} now): \
-                                         {}",
+                                        "{function} returns with {} changed ({} at entry, {} now) \
+                                         and its caller goes on using it: {}",
                                         self.name(reg),
                                         self.value(machine, was),
                                         self.value(machine, now),
@@ -372,6 +395,11 @@ impl Checker {
                 }
                 for (kind, message) in found {
                     self.report(machine, kind, pc, message);
+                }
+                for (reg, message) in clobbered {
+                    let finding = self.finding(machine, CheckKind::CalleeSaved, pc, message);
+                    self.clobbered.retain(|(r, _)| *r != reg);
+                    self.clobbered.push((reg, finding));
                 }
                 self.frames.pop();
                 if let Some(caller) = self.frames.last_mut() {
@@ -467,9 +495,18 @@ impl Checker {
     }
 
     fn report(&mut self, machine: &dyn Machine, kind: CheckKind, pc: u64, message: String) {
-        if !self.set.contains(kind) || !self.reported.insert((pc, kind)) {
-            return;
+        let finding = self.finding(machine, kind, pc, message);
+        self.push(finding);
+    }
+
+    /// Records `finding` unless its site was reported before or its check is off.
+    fn push(&mut self, finding: Finding) {
+        if self.set.contains(finding.kind) && self.reported.insert((finding.pc, finding.kind)) {
+            self.findings.push(finding);
         }
+    }
+
+    fn finding(&self, machine: &dyn Machine, kind: CheckKind, pc: u64, message: String) -> Finding {
         let (location, origin) = match machine.system_call_site().filter(|_| {
             machine
                 .debug_info()
@@ -506,13 +543,13 @@ impl Checker {
                 (source_location(machine, pc), origin)
             }
         };
-        self.findings.push(Finding {
+        Finding {
             kind,
             pc,
             message,
             origin,
             location,
-        });
+        }
     }
 }
 
