@@ -231,7 +231,10 @@ impl Checker {
             }
             if self.memory_known {
                 for access in effects.loads.iter().flatten() {
-                    if !self.written.all(access.addr, access.units) {
+                    // Memory that is not there is the machine's fault to report, not a check's.
+                    if !self.written.all(access.addr, access.units)
+                        && machine.debug_read(access.addr).is_ok()
+                    {
                         let message = format!(
                             "reads {}, which no directive declares and nothing stored to",
                             machine.isa().format_addr(access.addr)
@@ -592,8 +595,26 @@ fn describe_data(machine: &dyn Machine, addr: u64) -> String {
         return String::new();
     };
     match info.describe(item.addr) {
-        Some((file, line)) => format!(" ({:?} at {file}:{line})", item.directive),
+        Some((file, line)) => format!(" ({} at {file}:{line})", directive_name(item.directive)),
         None => String::new(),
+    }
+}
+
+/// A data directive as the program wrote it.
+fn directive_name(directive: crate::symbols::DataDirective) -> &'static str {
+    use crate::symbols::DataDirective as D;
+    match directive {
+        D::Word => ".word",
+        D::Half => ".half",
+        D::Byte => ".byte",
+        D::Float => ".float",
+        D::Double => ".double",
+        D::Ascii => ".ascii",
+        D::Asciiz => ".asciiz",
+        D::Space => ".space",
+        D::Fill => ".FILL",
+        D::Blkw => ".BLKW",
+        D::Stringz => ".STRINGZ",
     }
 }
 

@@ -68,10 +68,13 @@ impl Lc3Machine {
         effects.reads = u32::from(ops.reads);
         effects.stored = u32::from(ops.stored);
         effects.writes = u32::from(ops.writes);
-        if let Instruction::Trap { .. } = instruction {
-            if semantics.pennsim || !semantics.trap_through_stack {
+        match instruction {
+            Instruction::Trap { .. } if semantics.pennsim || !semantics.trap_through_stack => {
                 effects.writes |= 1 << 7;
             }
+            // The 3rd edition's TRAP and RTI swap R6 with the other mode's stack pointer.
+            Instruction::Trap { .. } | Instruction::Rti => effects.writes |= 1 << 6,
+            _ => {}
         }
         if let Some(a) = ops.load {
             effects.loads[0] = Some(word(address(a)));
