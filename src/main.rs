@@ -314,6 +314,14 @@ pub(crate) fn debuggee<G: asmdbg_core::gdb::GdbMachine>(
     let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)?;
     let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
     debuggee.pokes = written;
+    if !matches!(args.checks.as_str(), "off" | "none") {
+        let set = CheckSet::parse(&args.checks).map_err(|_| pokes::PokeError::Syntax {
+            arg: format!("--checks={}", args.checks),
+            expected: "checks among callee-saved, return-address, uninitialised, stack and \
+                       code-as-data, or off",
+        })?;
+        debuggee.enable_checks(set);
+    }
     if !args.no_history {
         debuggee.record_history((args.history_mb as usize) << 20);
     }

@@ -313,7 +313,7 @@ pub fn run_to_end(
         }
         let (outcome, findings) = match checks.as_deref_mut() {
             Some(checker) => {
-                let outcome = checker.run(machine, slice, checker.set().deny());
+                let outcome = checker.run(machine, slice, checker.set().deny(), false);
                 (outcome, checker.take_findings())
             }
             None => (machine.run(slice), Vec::new()),

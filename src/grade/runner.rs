@@ -372,7 +372,10 @@ pub fn run(
             }
         }
         let ended = match stop {
-            None | Some(StopEvent::Watch { .. }) | Some(StopEvent::Breakpoint) => {
+            None
+            | Some(StopEvent::Watch { .. })
+            | Some(StopEvent::Breakpoint)
+            | Some(StopEvent::Check(_)) => {
                 // A run that cannot move (a MIPS sleep under virtual time moves; nothing else
                 // stops without a stop) would loop here until the time limit.
                 starved = 0;

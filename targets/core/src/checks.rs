@@ -14,9 +14,11 @@
 //! machine with the checks off runs exactly as before, paying nothing.
 
 mod engine;
+mod session;
 mod shadow;
 
 pub use engine::Checker;
+pub use session::SessionChecks;
 
 use std::fmt;
 

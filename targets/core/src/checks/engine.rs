@@ -144,13 +144,23 @@ impl Checker {
 
     /// Executes one instruction of `machine` (its `step`), checking it.
     pub fn step(&mut self, machine: &mut dyn Machine) -> Option<StopEvent> {
+        self.checked(machine, |m| m.step())
+    }
+
+    /// `execute` runs at most one instruction of `machine` (its `step`, or `run(1)`, which
+    /// stops at a breakpoint first); the checks look at it before and after.
+    fn checked(
+        &mut self,
+        machine: &mut dyn Machine,
+        execute: impl FnOnce(&mut dyn Machine) -> Option<StopEvent>,
+    ) -> Option<StopEvent> {
         let pc = machine.pc();
         let Some(effects) = machine.check_effects() else {
-            return machine.step();
+            return execute(machine);
         };
         let count = machine.instructions_executed();
         self.before(machine, pc, &effects);
-        let stop = machine.step();
+        let stop = execute(machine);
         if machine.instructions_executed() != count {
             self.after(machine, pc, &effects);
         }
@@ -159,18 +169,24 @@ impl Checker {
 
     /// Executes up to `budget` instructions with [`Checker::step`]; stops early at the
     /// machine's own stops and, when `stop_at_finding`, after an instruction something was
-    /// found at.
+    /// found at. With `breakpoints` (a debugger's run) each instruction runs as `run(1)` runs
+    /// it: a breakpoint at the PC stops first.
     pub fn run(
         &mut self,
         machine: &mut dyn Machine,
         budget: u64,
         stop_at_finding: bool,
+        breakpoints: bool,
     ) -> RunOutcome {
         let start = machine.instructions_executed();
         let executed = |m: &dyn Machine| m.instructions_executed().saturating_sub(start);
         for _ in 0..budget {
             let count = machine.instructions_executed();
-            let stop = self.step(machine);
+            let stop = if breakpoints {
+                self.checked(machine, |m| m.run(1).stop)
+            } else {
+                self.step(machine)
+            };
             if stop.is_some() || (stop_at_finding && self.has_findings()) {
                 return RunOutcome {
                     executed: executed(machine),
