@@ -93,6 +93,9 @@ pub struct RunState {
     pub wake: Option<Instant>,
 }
 
+/// Instructions per burst while the debugging checks run (a few milliseconds of them).
+const CHECKED_BURST: u64 = 1 << 15;
+
 /// One machine and its console, run on behalf of a protocol session.
 pub struct RunCore<G: GdbMachine> {
     pub target: Debuggee<G>,
@@ -496,6 +499,12 @@ impl<G: GdbMachine> RunCore<G> {
         if let (Some(pace), None) = (&self.pace, limit) {
             // A paced burst is a hundredth of a second's worth, so the pace stays even.
             left = left.min(pace.slice());
+        }
+        let checked = self.target.checks.is_some() && limit.is_none();
+        if checked {
+            // The checks run an instruction at a time, tens of times slower: a burst of the
+            // same length would hold up Ctrl-C and the console as long.
+            left = left.min(CHECKED_BURST);
         }
         let mut sizes = SliceSizes::default();
         while left > 0 {
