@@ -219,7 +219,9 @@ impl Checker {
     /// What the instruction at `pc` reads, checked before it runs.
     fn before(&mut self, machine: &dyn Machine, pc: u64, effects: &Effects) {
         if !self.clobbered.is_empty() {
-            let uses = effects.reads | effects.stored;
+            // A use computes with the value; a store only copies it (a later prologue's save
+            // is no use).
+            let uses = effects.reads;
             let mut i = 0;
             while i < self.clobbered.len() {
                 let reg = self.clobbered[i].0;
