@@ -304,3 +304,59 @@ pub struct Conventions {
     /// Code lives in its own memory (SimpleRISC's Harvard machine): no store can reach it.
     pub separate_code: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_parse_from_the_command_line() {
+        let all = CheckSet::parse("").unwrap();
+        assert!(CheckKind::ALL.iter().all(|k| all.contains(*k)) && !all.deny());
+        assert_eq!(CheckSet::parse("all").unwrap(), all);
+        let deny = CheckSet::parse("deny").unwrap();
+        assert!(deny.deny() && deny.kinds().count() == 5);
+        let two = CheckSet::parse("stack, Callee-Saved").unwrap();
+        assert_eq!(
+            two.kinds().collect::<Vec<_>>(),
+            [CheckKind::CalleeSaved, CheckKind::Stack]
+        );
+        assert!(!two.deny());
+        let denied = CheckSet::parse("uninitialized,deny").unwrap();
+        assert!(denied.deny() && denied.contains(CheckKind::Uninitialised));
+        assert_eq!(
+            CheckSet::parse("stack,bogus").unwrap_err(),
+            CheckSetError::Unknown("bogus".into())
+        );
+        let mut set = CheckSet::NONE;
+        assert!(set.is_empty());
+        set.insert(CheckKind::CodeAsData);
+        set.remove(CheckKind::CodeAsData);
+        assert!(set.is_empty());
+    }
+
+    #[test]
+    fn a_warning_line_names_place_check_message_and_origin() {
+        let finding = Finding {
+            kind: CheckKind::Stack,
+            pc: 0x400010,
+            message: "f returns with $sp = 0x7fffeff4".into(),
+            origin: "in f, called from main at a.asm:3".into(),
+            location: "a.asm:11:9".into(),
+        };
+        assert_eq!(
+            finding.warning_line(),
+            "a.asm:11:9: warning[stack]: f returns with $sp = 0x7fffeff4 (in f, called from main at a.asm:3)"
+        );
+        let bare = Finding {
+            origin: String::new(),
+            ..finding
+        };
+        assert_eq!(
+            bare.warning_line(),
+            "a.asm:11:9: warning[stack]: f returns with $sp = 0x7fffeff4"
+        );
+        assert_eq!(CheckKind::parse("code-as-data"), Some(CheckKind::CodeAsData));
+        assert_eq!(CheckKind::parse("nope"), None);
+    }
+}

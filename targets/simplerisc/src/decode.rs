@@ -453,6 +453,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn operands_of_each_group() {
+        let insn = |op, rd, rs1, rs2, imm| Insn {
+            op,
+            rd,
+            rs1,
+            rs2,
+            modifier: Modifier::Default,
+            imm16: imm as u16,
+            imm,
+        };
+        let b = |r: u32| 1u32 << r;
+        // add r1, r2, r3: reads r2 and r3, writes r1.
+        assert_eq!(insn(Op::Add, 1, 2, 3, 0).operands(), (b(2) | b(3), 0, b(1), None));
+        // mov r4, r5 reads only r5; mov r4, 7 reads nothing.
+        assert_eq!(insn(Op::Mov, 4, 0, 5, 0).operands(), (b(5), 0, b(4), None));
+        assert_eq!(insn(Op::MovI, 4, 0, 0, 7).operands(), (0, 0, b(4), None));
+        // cmp r1, r2 writes no register (the flags).
+        assert_eq!(insn(Op::Cmp, 0, 1, 2, 0).operands(), (b(1) | b(2), 0, 0, None));
+        // ld r1, 4[sp]: sp is the address; st ra, 0[sp]: ra only stored.
+        assert_eq!(insn(Op::Ld, 1, 14, 0, 4).operands(), (b(14), 0, b(1), Some(false)));
+        assert_eq!(insn(Op::St, 15, 14, 0, 0).operands(), (b(14), b(15), 0, Some(true)));
+        // call links ra; ret reads it; branches and .print use no register.
+        assert_eq!(insn(Op::Call, 0, 0, 0, 3).operands(), (0, 0, b(15), None));
+        assert_eq!(insn(Op::Ret, 0, 0, 0, 0).operands(), (b(15), 0, 0, None));
+        assert_eq!(insn(Op::Beq, 0, 0, 0, 2).operands(), (0, 0, 0, None));
+        assert_eq!(insn(Op::Print, 0, 0, 0, 0).operands(), (0, 0, 0, None));
+    }
+
+    #[test]
     fn flow_of_branches_calls_returns_and_halt() {
         let at = |insn: Insn, addr: u64| decode(encode(&insn)).flow(addr);
         // Offsets count slots: beq -2 at byte 20 goes to byte 12.

@@ -2,14 +2,36 @@
 //! bytes costs only the pages a program touches.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 const PAGE_BITS: u32 = 12;
 const PAGE_UNITS: u64 = 1 << PAGE_BITS;
 const WORDS: usize = (PAGE_UNITS / 64) as usize;
 
+/// Page numbers hashed by one multiplication: looked up on every load and store the checks
+/// see, where the standard library's SipHash was a fifth of their time.
+#[derive(Debug, Clone, Copy, Default)]
+struct PageHasher(u64);
+
+impl Hasher for PageHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct UnitBits {
-    pages: HashMap<u64, Box<[u64; WORDS]>>,
+    pages: HashMap<u64, Box<[u64; WORDS]>, BuildHasherDefault<PageHasher>>,
 }
 
 impl UnitBits {
