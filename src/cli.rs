@@ -348,7 +348,12 @@ pub struct DebugArgs {
     pub no_history: bool,
     /// Debugging checks, each finding a stop (SIGTRAP, the warning on gdb's console): all five
     /// by default, `--checks=LIST` those, `--checks=off` none (`monitor checks` toggles them).
-    #[arg(long, value_name = "LIST|off", default_value = "all", require_equals = true)]
+    #[arg(
+        long,
+        value_name = "LIST|off",
+        default_value = "all",
+        require_equals = true
+    )]
     pub checks: String,
     /// Where to write the program's ELF (symbols, lines, DWARF) for IDEs; default: beside the
     /// program's first file with the extension .elf. gdb also receives it over the

@@ -131,7 +131,8 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     .map_err(SetupError::from)?;
     let mut checker = match &args.checks {
         Some(text) => {
-            let set = CheckSet::parse(text).map_err(|e| SetupError::Usage(format!("--checks: {e}")))?;
+            let set =
+                CheckSet::parse(text).map_err(|e| SetupError::Usage(format!("--checks: {e}")))?;
             let mut checker = Checker::new(machine.as_ref(), set).ok_or_else(|| {
                 SetupError::Usage(format!("--checks: {} has no checks", machine.isa()))
             })?;
@@ -182,11 +183,25 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match args.key_every {
                 Some(every) => {
                     let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits, checker.as_mut())?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        view,
+                        limits,
+                        checker.as_mut(),
+                    )?
                 }
                 None => {
                     let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits, checker.as_mut())?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        view,
+                        limits,
+                        checker.as_mut(),
+                    )?
                 }
             }
         }
@@ -203,7 +218,14 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             };
             let typed = keyboard && _keys.is_some();
             let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits, checker.as_mut())?
+            run::run_to_end(
+                machine.as_mut(),
+                &mut input,
+                &mut out,
+                view,
+                limits,
+                checker.as_mut(),
+            )?
         }
     };
     // Every ending shows the same: the last frame and the console's text, the messages, --stats.

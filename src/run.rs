@@ -329,7 +329,12 @@ pub fn run_to_end(
                 view.update(machine, &output, out, true)?;
                 let status = machine.fault_exit_status();
                 let epilogue = machine.end_of_run_stderr();
-                return Ok(report(status, executed, Some(first.warning_line()), epilogue));
+                return Ok(report(
+                    status,
+                    executed,
+                    Some(first.warning_line()),
+                    epilogue,
+                ));
             }
             for finding in &findings {
                 eprintln!("{}", finding.warning_line());

@@ -32,13 +32,25 @@ fn launch(dap: &mut DapClient, prog: &std::path::Path) {
         .as_array()
         .expect("exception filters")
         .clone();
-    let names: Vec<&str> = filters.iter().map(|f| f["filter"].as_str().unwrap()).collect();
+    let names: Vec<&str> = filters
+        .iter()
+        .map(|f| f["filter"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
-        ["callee-saved", "return-address", "uninitialised", "stack", "code-as-data"]
+        [
+            "callee-saved",
+            "return-address",
+            "uninitialised",
+            "stack",
+            "code-as-data"
+        ]
     );
     assert!(filters.iter().all(|f| f["default"] == true), "{filters:?}");
-    assert!(filters[0]["description"].as_str().unwrap().contains("callee-saved"));
+    assert!(filters[0]["description"]
+        .as_str()
+        .unwrap()
+        .contains("callee-saved"));
     dap.ok(
         "launch",
         json!({"program": prog, "console": "internalConsole"}),

@@ -118,18 +118,31 @@ fn a_warning_names_what_broke_and_the_call_that_led_there() {
     let output = asmdbg(&dir, &["run", "--checks", "mips/callee_saved.asm"]);
     assert_eq!(
         warnings(&output),
-        ["mips/callee_saved.asm:9:9: warning[callee-saved]: f returns with $s0 changed \
+        [
+            "mips/callee_saved.asm:9:9: warning[callee-saved]: f returns with $s0 changed \
           (0x0000000a at entry, 0x00000003 now) and its caller goes on using it: it is \
           callee-saved, so save it on entry and restore it before returning (in f, called from \
-          main at mips/callee_saved.asm:4)"]
+          main at mips/callee_saved.asm:4)"
+        ]
     );
-    let output = asmdbg(&dir, &["run", "--checks", "--max-steps", "1000", "lc3/return_address_trap.asm"]);
+    let output = asmdbg(
+        &dir,
+        &[
+            "run",
+            "--checks",
+            "--max-steps",
+            "1000",
+            "lc3/return_address_trap.asm",
+        ],
+    );
     assert_eq!(
         warnings(&output),
-        ["lc3/return_address_trap.asm:6:9: warning[return-address]: this call overwrites R7, \
+        [
+            "lc3/return_address_trap.asm:6:9: warning[return-address]: this call overwrites R7, \
           which holds PRINT's return address and was not saved: PRINT's return at \
           lc3/return_address_trap.asm:7 goes to x3004 instead of back to \
-          lc3/return_address_trap.asm:3 (in PRINT, called from lc3/return_address_trap.asm:3)"]
+          lc3/return_address_trap.asm:3 (in PRINT, called from lc3/return_address_trap.asm:3)"
+        ]
     );
     // A site is reported once, however often it runs.
     assert_eq!(output.status.code(), Some(4));
@@ -142,9 +155,19 @@ fn a_list_turns_on_only_its_checks_and_deny_makes_the_first_a_fault() {
     assert_eq!(warnings(&output).len(), 2, "{}", text(&output.stderr));
     let output = asmdbg(&dir, &["run", "--checks=uninitialised", "mips/stack.asm"]);
     assert!(warnings(&output).is_empty());
-    let output = asmdbg(&dir, &["run", "--checks=callee-saved,stack", "lc3/uninitialised.asm"]);
+    let output = asmdbg(
+        &dir,
+        &[
+            "run",
+            "--checks=callee-saved,stack",
+            "lc3/uninitialised.asm",
+        ],
+    );
     assert!(warnings(&output).is_empty());
-    assert_eq!(text(&output.stdout), "done\n----- Halting the processor ----- \n");
+    assert_eq!(
+        text(&output.stdout),
+        "done\n----- Halting the processor ----- \n"
+    );
 
     // deny: the first warning ends the run as an LC-3 fault does (status 1), nothing after it
     // runs (the program's "done" is never printed).
@@ -156,7 +179,10 @@ fn a_list_turns_on_only_its_checks_and_deny_makes_the_first_a_fault() {
         "lc3/uninitialised.asm:3:9: warning[uninitialised]: R1 is read before anything was \
          written to it\n"
     );
-    let output = asmdbg(&dir, &["run", "--checks=stack,deny", "lc3/uninitialised.asm"]);
+    let output = asmdbg(
+        &dir,
+        &["run", "--checks=stack,deny", "lc3/uninitialised.asm"],
+    );
     assert_eq!(output.status.code(), Some(0));
 
     let output = asmdbg(&dir, &["run", "--checks=calee-saved", "lc3/clean.asm"]);
@@ -174,7 +200,11 @@ fn checks_are_off_unless_asked_and_mips_stderr_stays_mars() {
     let output = asmdbg(&dir, &["run", "mips/callee_saved.asm"]);
     assert_eq!(text(&output.stderr), "\n");
     let output = asmdbg(&dir, &["run", "--checks", "mips/callee_saved.asm"]);
-    assert!(text(&output.stderr).ends_with(")\n\n"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).ends_with(")\n\n"),
+        "{}",
+        text(&output.stderr)
+    );
 }
 
 /// Runs `asmdbg run --checks ARGS` from the repository root; it must get no warning.
@@ -224,21 +254,35 @@ fn lc3_programs_get_no_warning() {
             profile,
         ]);
     }
-    clean(&["tests/programs/lc3/probe_bench.asm", "--max-steps", "2000000"]);
+    clean(&[
+        "tests/programs/lc3/probe_bench.asm",
+        "--max-steps",
+        "2000000",
+    ]);
     // probe_sem.asm runs two `.FILL` words on purpose (a non-canonical ADD and the reserved
     // opcode, to see what each simulator does with them): those, and nothing else, are found.
-    let output = asmdbg(&root(), &["run", "--checks", "tests/programs/lc3/probe_sem.asm"]);
+    let output = asmdbg(
+        &root(),
+        &["run", "--checks", "tests/programs/lc3/probe_sem.asm"],
+    );
     let found = warnings(&output);
     assert!(!found.is_empty());
     assert!(
-        found.iter().all(|w| w.contains("warning[code-as-data]: executes x30")),
+        found
+            .iter()
+            .all(|w| w.contains("warning[code-as-data]: executes x30")),
         "{found:?}"
     );
 }
 
 #[test]
 fn lc3_graphics_games_get_no_warning() {
-    clean(&["programs/lc3/sketch.asm", "--display", "--keys", "programs/lc3/sketch.keys"]);
+    clean(&[
+        "programs/lc3/sketch.asm",
+        "--display",
+        "--keys",
+        "programs/lc3/sketch.keys",
+    ]);
     clean(&[
         "programs/lc3/breakout.asm",
         "--display",
@@ -270,7 +314,11 @@ fn mips_graphics_games_get_no_warning() {
         "--keys",
         "programs/mips/snake.keys",
     ]);
-    clean(&["programs/mips/meteors.asm", "--keys", "programs/mips/meteors.keys"]);
+    clean(&[
+        "programs/mips/meteors.asm",
+        "--keys",
+        "programs/mips/meteors.keys",
+    ]);
 }
 
 #[test]
@@ -291,7 +339,11 @@ fn simplerisc_programs_get_no_warning() {
         ]);
     }
     for probe in ["bench.asm", "encode_probe.asm"] {
-        clean(&[&format!("tests/programs/simplerisc/{probe}"), "--max-steps", "2000000"]);
+        clean(&[
+            &format!("tests/programs/simplerisc/{probe}"),
+            "--max-steps",
+            "2000000",
+        ]);
     }
 }
 
@@ -333,7 +385,12 @@ fn reference_probes_get_no_warning() {
                 assert!(found[0].contains("warning[code-as-data]: executes x3002"));
                 continue;
             }
-            assert!(found.is_empty(), "{}: {line}\n{}", path.display(), found.join("\n"));
+            assert!(
+                found.is_empty(),
+                "{}: {line}\n{}",
+                path.display(),
+                found.join("\n")
+            );
         }
     }
     assert!(probes >= 30, "{probes}");

@@ -53,9 +53,7 @@ fn monitor_checks_lists_and_toggles_them() {
     let dir = Scratch::new();
     let prog = dir.write("prog.asm", CALLEE_SAVED);
     let stub = Stub::start(&prog, &[]);
-    let out = stub.gdb(
-        "monitor checks\nmonitor checks off callee-saved\nmonitor checks\ncontinue",
-    );
+    let out = stub.gdb("monitor checks\nmonitor checks off callee-saved\nmonitor checks\ncontinue");
     assert_in_order(
         &out,
         &[
@@ -96,7 +94,13 @@ fn back_in_time_and_forward_again_stops_at_the_same_finding() {
     );
     assert_in_order(
         &out,
-        &[WARNING, "instruction 5", "instruction 3", WARNING, "instruction 5"],
+        &[
+            WARNING,
+            "instruction 5",
+            "instruction 3",
+            WARNING,
+            "instruction 5",
+        ],
     );
 }
 

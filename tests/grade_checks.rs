@@ -90,7 +90,9 @@ fn each_warning_of_a_named_check_fails_the_case() {
     assert_eq!(got[0].0, "clean");
     let reasons = got[0].1.join("\n");
     assert!(
-        reasons.contains("next.asm:2:9: warning[uninitialised]: R2 is read before anything was written to it"),
+        reasons.contains(
+            "next.asm:2:9: warning[uninitialised]: R2 is read before anything was written to it"
+        ),
         "{reasons}"
     );
     assert!(reasons.contains("debugging check: "), "{reasons}");

@@ -309,12 +309,13 @@ fn load_group(
     // input: such groups are never shared.
     let shareable = settings.share_prefix
         && !keys
-        && cases
-            .iter()
-            .all(|c| {
-                // The debugging checks follow the program from its first instruction.
-                c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty() && c.expect.checks.is_empty()
-            });
+        && cases.iter().all(|c| {
+            // The debugging checks follow the program from its first instruction.
+            c.poke.is_empty()
+                && c.watch.is_empty()
+                && c.hit.is_empty()
+                && c.expect.checks.is_empty()
+        });
     let shared = shareable
         .then(|| runner::run_prefix(machine.machine(), limit.max_steps, deadline))
         .flatten();
@@ -392,7 +393,12 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
     let mut checker = None;
     if !case.expect.checks.is_empty() {
         let mut set = asmdbg_core::CheckSet::NONE;
-        for kind in case.expect.checks.iter().filter_map(|n| asmdbg_core::CheckKind::parse(n)) {
+        for kind in case
+            .expect
+            .checks
+            .iter()
+            .filter_map(|n| asmdbg_core::CheckKind::parse(n))
+        {
             set.insert(kind);
         }
         let mut made = asmdbg_core::Checker::new(&*machine, set)

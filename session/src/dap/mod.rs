@@ -27,9 +27,8 @@ use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
 use protocol::{
     arguments, body, Acknowledged, Capabilities, ErrorResponseBody, ExceptionBreakpointsFilter,
-    InitializeRequestArguments,
-    LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments, ThreadEventBody,
-    ThreadsResponseBody,
+    InitializeRequestArguments, LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments,
+    ThreadEventBody, ThreadsResponseBody,
 };
 use wire::{encode, DapFramer, Incoming};
 

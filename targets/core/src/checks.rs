@@ -182,7 +182,9 @@ impl CheckSet {
 
     /// The checks that are on, in [`CheckKind::ALL`] order.
     pub fn kinds(self) -> impl Iterator<Item = CheckKind> {
-        CheckKind::ALL.into_iter().filter(move |k| self.contains(*k))
+        CheckKind::ALL
+            .into_iter()
+            .filter(move |k| self.contains(*k))
     }
 }
 
@@ -356,7 +358,10 @@ mod tests {
             bare.warning_line(),
             "a.asm:11:9: warning[stack]: f returns with $sp = 0x7fffeff4"
         );
-        assert_eq!(CheckKind::parse("code-as-data"), Some(CheckKind::CodeAsData));
+        assert_eq!(
+            CheckKind::parse("code-as-data"),
+            Some(CheckKind::CodeAsData)
+        );
         assert_eq!(CheckKind::parse("nope"), None);
     }
 }

@@ -653,22 +653,48 @@ mod tests {
     fn operands_of_each_group() {
         let ops = |word: u16| decode(word).operands();
         // ADD R1, R2, R3: reads R2 and R3, writes R1.
-        assert_eq!(ops(0x1283), Operands { reads: 0b1100, writes: 0b10, ..Operands::default() });
+        assert_eq!(
+            ops(0x1283),
+            Operands {
+                reads: 0b1100,
+                writes: 0b10,
+                ..Operands::default()
+            }
+        );
         // ADD R1, R1, #1 reads R1; AND R1, R1, #0 reads nothing.
         assert_eq!(ops(0x1261).reads, 0b10);
-        assert_eq!(ops(0x5260), Operands { writes: 0b10, ..Operands::default() });
+        assert_eq!(
+            ops(0x5260),
+            Operands {
+                writes: 0b10,
+                ..Operands::default()
+            }
+        );
         // AND R1, R1, #1 reads R1.
         assert_eq!(ops(0x5261).reads, 0b10);
         // NOT R2, R3.
-        assert_eq!(ops(0x94FF), Operands { reads: 0b1000, writes: 0b100, ..Operands::default() });
+        assert_eq!(
+            ops(0x94FF),
+            Operands {
+                reads: 0b1000,
+                writes: 0b100,
+                ..Operands::default()
+            }
+        );
         // LD R0, #2; LDI R0, #2; LDR R0, R6, #1.
         assert_eq!(ops(0x2002).load, Some(Address::PcRelative(2)));
         assert_eq!(ops(0xA002).load, Some(Address::Indirect(2)));
         let ldr = ops(0x6181);
-        assert_eq!((ldr.reads, ldr.writes, ldr.load), (0b100_0000, 1, Some(Address::Base(6, 1))));
+        assert_eq!(
+            (ldr.reads, ldr.writes, ldr.load),
+            (0b100_0000, 1, Some(Address::Base(6, 1)))
+        );
         // ST R7, #3 stores R7 without using it; STR R7, R6, #0 uses R6 as the address.
         let st = ops(0x3E03);
-        assert_eq!((st.reads, st.stored, st.store), (0, 0x80, Some(Address::PcRelative(3))));
+        assert_eq!(
+            (st.reads, st.stored, st.store),
+            (0, 0x80, Some(Address::PcRelative(3)))
+        );
         let str_ = ops(0x7F80);
         assert_eq!((str_.reads, str_.stored), (0b100_0000, 0x80));
         assert_eq!(ops(0xBE03).store, Some(Address::Indirect(3)));

@@ -257,7 +257,8 @@ impl Checker {
                             "reads {}, which no directive declares and nothing stored to",
                             machine.isa().format_addr(access.addr)
                         );
-                        self.written.set_range(access.addr, access.addr + access.units);
+                        self.written
+                            .set_range(access.addr, access.addr + access.units);
                         self.report(machine, CheckKind::Uninitialised, pc, message);
                     }
                 }
@@ -528,12 +529,10 @@ impl Checker {
     }
 
     fn finding(&self, machine: &dyn Machine, kind: CheckKind, pc: u64, message: String) -> Finding {
-        let (location, origin) = match machine.system_call_site().filter(|_| {
-            machine
-                .debug_info()
-                .and_then(|d| d.describe(pc))
-                .is_none()
-        }) {
+        let (location, origin) = match machine
+            .system_call_site()
+            .filter(|_| machine.debug_info().and_then(|d| d.describe(pc)).is_none())
+        {
             Some(site) => {
                 let call = machine
                     .disassemble(site)
@@ -581,7 +580,11 @@ pub(crate) fn source_location(machine: &dyn Machine, addr: u64) -> String {
     let found = info.and_then(|d| {
         let loc = d.lines.get(addr)?;
         let file = d.sources.get(loc.file)?;
-        Some((file.name.to_string(), loc.line, file.line(loc.line).to_string()))
+        Some((
+            file.name.to_string(),
+            loc.line,
+            file.line(loc.line).to_string(),
+        ))
     });
     match found {
         Some((file, line, text)) => format!("{file}:{line}:{}", instruction_column(&text)),

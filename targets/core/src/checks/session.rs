@@ -78,7 +78,10 @@ impl SessionChecks {
             return stop;
         }
         let at = machine.instructions_executed();
-        self.recorded.entry(at).or_default().extend(findings.clone());
+        self.recorded
+            .entry(at)
+            .or_default()
+            .extend(findings.clone());
         Some(StopEvent::Check(findings))
     }
 

@@ -168,32 +168,70 @@ mod tests {
     #[test]
     fn operands_of_each_group() {
         // add $t0, $t1, $t2: reads $t1, $t2, writes $t0.
-        assert_eq!(ops(0x012a_4020), Operands { reads: 1 << 9 | 1 << 10, writes: 1 << 8, ..Default::default() });
+        assert_eq!(
+            ops(0x012a_4020),
+            Operands {
+                reads: 1 << 9 | 1 << 10,
+                writes: 1 << 8,
+                ..Default::default()
+            }
+        );
         // addi $zero, $t0, 1 writes nothing that counts.
         assert_eq!(ops(0x2100_0001).writes, 0);
         // lui $at, 0x1001; ori $t0, $at, 4.
-        assert_eq!(ops(0x3c01_1001), Operands { writes: 1 << 1, ..Default::default() });
+        assert_eq!(
+            ops(0x3c01_1001),
+            Operands {
+                writes: 1 << 1,
+                ..Default::default()
+            }
+        );
         assert_eq!(ops(0x3428_0004).reads, 1 << 1);
         // lw $t0, 4($sp): reads $sp, writes $t0, 4 bytes.
         let lw = ops(0x8fa8_0004);
         assert_eq!((lw.reads, lw.writes), (1 << 29, 1 << 8));
-        assert_eq!(lw.mem, Some(MemOperand { base: 29, off: 4, bytes: 4, store: false }));
+        assert_eq!(
+            lw.mem,
+            Some(MemOperand {
+                base: 29,
+                off: 4,
+                bytes: 4,
+                store: false
+            })
+        );
         // sw $ra, 0($sp): $ra only stored, $sp used as the address.
         let sw = ops(0xafbf_0000);
         assert_eq!((sw.reads, sw.stored, sw.writes), (1 << 29, 1 << 31, 0));
         assert!(sw.mem.unwrap().store);
         // sb $t0, -1($a0).
-        assert_eq!(ops(0xa088_ffff).mem.map(|m| (m.bytes, m.off)), Some((1, -1)));
+        assert_eq!(
+            ops(0xa088_ffff).mem.map(|m| (m.bytes, m.off)),
+            Some((1, -1))
+        );
         // jal links $ra; jr $ra reads it; jalr $t9 reads $t9 and links $ra.
         assert_eq!(ops(0x0c10_0000).writes, 1 << 31);
         assert_eq!(ops(0x03e0_0008).reads, 1 << 31);
-        assert_eq!(ops(0x0320_f809), Operands { reads: 1 << 25, writes: 1 << 31, ..Default::default() });
+        assert_eq!(
+            ops(0x0320_f809),
+            Operands {
+                reads: 1 << 25,
+                writes: 1 << 31,
+                ..Default::default()
+            }
+        );
         // beq $t0, $t1 reads both; mflo $v0 writes $v0; mult reads both.
         assert_eq!(ops(0x1109_0003).reads, 1 << 8 | 1 << 9);
         assert_eq!(ops(0x0000_1012).writes, 1 << 2);
         assert_eq!(ops(0x0109_0018).reads, 1 << 8 | 1 << 9);
         // sll $t0, $t1, 2; syscall has no fixed operands.
-        assert_eq!(ops(0x0009_4080), Operands { reads: 1 << 9, writes: 1 << 8, ..Default::default() });
+        assert_eq!(
+            ops(0x0009_4080),
+            Operands {
+                reads: 1 << 9,
+                writes: 1 << 8,
+                ..Default::default()
+            }
+        );
         assert_eq!(ops(0x0000_000c), Operands::default());
     }
 }

@@ -43,7 +43,10 @@ impl MipsMachine {
             (sp.min(u64::from(STACK_BASE)), u64::from(STACK_BASE) + 4),
         ];
         if let Some(config) = self.opts.bitmap {
-            initialised.push((config.base as u64, config.base as u64 + config.bytes() as u64));
+            initialised.push((
+                config.base as u64,
+                config.base as u64 + config.bytes() as u64,
+            ));
         }
         Conventions {
             names: &NAMES,
