@@ -118,3 +118,27 @@ fn checks_off_leave_the_run_alone() {
         "{out}"
     );
 }
+
+#[test]
+fn a_register_the_debugger_set_is_not_uninitialised() {
+    if !require_tool("gdb-multiarch") {
+        return;
+    }
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "count.asm",
+        ".text\nmain:   addi $t0, $t0, 1\n        li   $v0, 10\n        syscall\n",
+    );
+    // Untouched, $t0 is read before anything wrote it.
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb("continue");
+    assert!(out.contains("warning[uninitialised]: $t0 is read"), "{out}");
+    // Set by hand first: no warning.
+    let stub = Stub::start(&prog, &[]);
+    let out = stub.gdb("set $t0 = 5\ncontinue\np $t0");
+    assert!(
+        !out.contains("warning[") && !out.contains("SIGTRAP"),
+        "{out}"
+    );
+    assert!(out.contains("= 6"), "{out}");
+}

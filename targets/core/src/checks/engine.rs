@@ -127,6 +127,11 @@ impl Checker {
         self.set = set;
     }
 
+    /// Every register counts as set from here (a debugger wrote one).
+    pub fn assume_registers_set(&mut self) {
+        self.regs_set = u32::MAX;
+    }
+
     /// Memory the host filled before the run (`--poke`): initialised.
     pub fn mark_initialised(&mut self, addr: u64, units: u64) {
         self.written.set_range(addr, addr.saturating_add(units));

@@ -47,6 +47,12 @@ impl SessionChecks {
         }
     }
 
+    /// The debugger changed a register or memory: registers count as set from here (what
+    /// the user put there is no uninitialised value).
+    pub fn debugger_wrote(&mut self) {
+        self.checker.assume_registers_set();
+    }
+
     pub fn set(&self) -> CheckSet {
         self.checker.set()
     }

@@ -277,6 +277,9 @@ impl<G: GdbMachine> Debuggee<G> {
 
     /// gdb changed a register or memory: in the past, that ends the recorded future.
     pub fn state_written(&mut self) {
+        if let Some(checks) = &mut self.checks {
+            checks.debugger_wrote();
+        }
         if let Some(history) = &mut self.history {
             let now = self.machine.instructions_executed();
             let frontier = history.frontier();
