@@ -277,6 +277,12 @@ pub struct RunArgs {
     /// Stop with exit status 4 after this many instructions.
     #[arg(long)]
     pub max_steps: Option<u64>,
+    /// Debugging checks: warn on stderr (`file:line:col: warning[NAME]: ...`) where the
+    /// program breaks a convention. `--checks` turns on all five (callee-saved,
+    /// return-address, uninitialised, stack, code-as-data), `--checks=stack,uninitialised`
+    /// those, `--checks=deny` makes the first warning a fault.
+    #[arg(long, value_name = "LIST|deny", num_args = 0..=1, default_missing_value = "all", require_equals = true)]
+    pub checks: Option<String>,
     /// Print instructions executed, seconds and the instruction rate on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -340,6 +346,15 @@ pub struct DebugArgs {
     /// Time travel off: reverse-step and reverse-continue report the start of history at once.
     #[arg(long)]
     pub no_history: bool,
+    /// Debugging checks, each finding a stop (SIGTRAP, the warning on gdb's console): all five
+    /// by default, `--checks=LIST` those, `--checks=off` none (`monitor checks` toggles them).
+    #[arg(
+        long,
+        value_name = "LIST|off",
+        default_value = "all",
+        require_equals = true
+    )]
+    pub checks: String,
     /// Where to write the program's ELF (symbols, lines, DWARF) for IDEs; default: beside the
     /// program's first file with the extension .elf. gdb also receives it over the
     /// connection.

@@ -23,7 +23,7 @@ use crate::cli::{Cli, Command, ConsoleArgs, DapArgs, DebugArgs};
 use crate::console::GuestConsole;
 
 /// The launch attributes that are flags of `asmdbg debug`, in the command line's order.
-fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 11] {
+fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 12] {
     [
         (args.strict, "--strict"),
         (args.ignore_privilege, "--ignore-privilege"),
@@ -33,6 +33,7 @@ fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 11] {
         (args.virtual_time, "--virtual-time"),
         (args.no_mul, "--no-mul"),
         (args.no_history, "--no-history"),
+        (args.no_checks, "--checks=off"),
         (args.mmio, "--mmio"),
         (args.display, "--display"),
         (args.interpret, "--interpret"),

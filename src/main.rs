@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use asmdbg_core::SourceAccess;
+use asmdbg_core::{CheckSet, Checker, SourceAccess};
 use clap::Parser;
 
 use cli::{AsmArgs, Cli, Command, ConsoleKind, DebugArgs, RunArgs};
@@ -123,12 +123,27 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let loaded = started.elapsed();
-    pokes::apply_all(
+    let poked = pokes::apply_all(
         machine.as_mut(),
         &args.machine.poke,
         &args.machine.poke_file,
     )
     .map_err(SetupError::from)?;
+    let mut checker = match &args.checks {
+        Some(text) => {
+            let set =
+                CheckSet::parse(text).map_err(|e| SetupError::Usage(format!("--checks: {e}")))?;
+            let mut checker = Checker::new(machine.as_ref(), set).ok_or_else(|| {
+                SetupError::Usage(format!("--checks: {} has no checks", machine.isa()))
+            })?;
+            let units = u64::from(machine.word_units());
+            for &(addr, _) in &poked {
+                checker.mark_initialised(addr, units);
+            }
+            Some(checker)
+        }
+        None => None,
+    };
     let peeks = args
         .peek
         .iter()
@@ -168,11 +183,25 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             match args.key_every {
                 Some(every) => {
                     let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        view,
+                        limits,
+                        checker.as_mut(),
+                    )?
                 }
                 None => {
                     let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
+                    run::run_to_end(
+                        machine.as_mut(),
+                        &mut input,
+                        &mut out,
+                        view,
+                        limits,
+                        checker.as_mut(),
+                    )?
                 }
             }
         }
@@ -189,7 +218,14 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             };
             let typed = keyboard && _keys.is_some();
             let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
-            run::run_to_end(machine.as_mut(), &mut input, &mut out, view, limits)?
+            run::run_to_end(
+                machine.as_mut(),
+                &mut input,
+                &mut out,
+                view,
+                limits,
+                checker.as_mut(),
+            )?
         }
     };
     // Every ending shows the same: the last frame and the console's text, the messages, --stats.
@@ -300,6 +336,14 @@ pub(crate) fn debuggee<G: asmdbg_core::gdb::GdbMachine>(
     let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)?;
     let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
     debuggee.pokes = written;
+    if !matches!(args.checks.as_str(), "off" | "none") {
+        let set = CheckSet::parse(&args.checks).map_err(|_| pokes::PokeError::Syntax {
+            arg: format!("--checks={}", args.checks),
+            expected: "checks among callee-saved, return-address, uninitialised, stack and \
+                       code-as-data, or off",
+        })?;
+        debuggee.enable_checks(set);
+    }
     if !args.no_history {
         debuggee.record_history((args.history_mb as usize) << 20);
     }

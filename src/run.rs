@@ -6,7 +6,7 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use asmdbg_core::{Machine, StopEvent};
+use asmdbg_core::{Checker, Machine, StopEvent};
 
 /// Instructions per burst: large enough that the per-burst overhead vanishes, small enough that
 /// output of a long computation appears promptly.
@@ -238,13 +238,16 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
-/// slice.
+/// slice. With `checks` (`--checks`) the machine runs one instruction at a time under them and
+/// each finding is a `warning[...]` line on stderr; with `--checks=deny` the first one ends the
+/// run as a fault does.
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,
     out: &mut dyn Write,
     view: &mut dyn RunView,
     limits: RunLimits,
+    mut checks: Option<&mut Checker>,
 ) -> io::Result<RunReport> {
     let RunLimits {
         max_steps,
@@ -308,11 +311,34 @@ pub fn run_to_end(
             let now = machine.instructions_executed();
             slice = slice.min(at.saturating_sub(now).max(1));
         }
-        let outcome = machine.run(slice);
+        let (outcome, findings) = match checks.as_deref_mut() {
+            Some(checker) => {
+                let outcome = checker.run(machine, slice, checker.set().deny(), false);
+                (outcome, checker.take_findings())
+            }
+            None => (machine.run(slice), Vec::new()),
+        };
         executed += outcome.executed;
         let output = machine.console().take_output();
         if !output.is_empty() {
             out.write_all(&output)?;
+        }
+        if let Some(first) = findings.first() {
+            out.flush()?;
+            if checks.as_ref().is_some_and(|c| c.set().deny()) {
+                view.update(machine, &output, out, true)?;
+                let status = machine.fault_exit_status();
+                let epilogue = machine.end_of_run_stderr();
+                return Ok(report(
+                    status,
+                    executed,
+                    Some(first.warning_line()),
+                    epilogue,
+                ));
+            }
+            for finding in &findings {
+                eprintln!("{}", finding.warning_line());
+            }
         }
         view.update(machine, &output, out, outcome.stop.is_some())?;
         if let Some(advice) = machine.take_advice() {

@@ -206,9 +206,11 @@ COUNT   .FILL 0
         .END
 ";
 
+/// The stub under load and abuse, at full speed: without the debugging checks, which run the
+/// machine an instruction at a time (and would stop the self-modifying programs first).
 fn start(dir: &Scratch, name: &str, source: &str) -> Stub {
     let prog = dir.write(name, source);
-    Stub::start(&prog, &["--console", "pty"])
+    Stub::start(&prog, &["--console", "pty", "--checks=off"])
 }
 
 /// The process's statistics line from /proc: (utime + stime in clock ticks).

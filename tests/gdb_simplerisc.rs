@@ -173,7 +173,7 @@ fn ctrl_c_interrupts_a_spinning_program() {
     }
     let dir = Scratch::new();
     let prog = dir.write("spin.asm", SPIN);
-    let stub = Stub::start(&prog, &["--isa", "simplerisc"]);
+    let stub = Stub::start(&prog, &["--isa", "simplerisc", "--checks=off"]);
     let out = stub.gdb(
         "python import threading, os, signal; threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\ncontinue\np $r1 > 1000",
     );

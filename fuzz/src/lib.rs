@@ -318,7 +318,8 @@ fn exercise(m: &mut impl Machine, traps: &Traps, mips: bool) {
             }
             Some(StopEvent::Halted | StopEvent::Exited(_) | StopEvent::Fault(_)) => return,
             Some(StopEvent::NeedInput) if m.console().input_closed() => return,
-            Some(StopEvent::NeedInput) | None => {}
+            // Only the debugging checks stop so, never a machine's own run.
+            Some(StopEvent::NeedInput | StopEvent::Check(_)) | None => {}
         }
     }
     for i in 0..m.registers().len() {

@@ -93,6 +93,9 @@ pub struct RunState {
     pub wake: Option<Instant>,
 }
 
+/// Instructions per burst while the debugging checks run (a few milliseconds of them).
+const CHECKED_BURST: u64 = 1 << 15;
+
 /// One machine and its console, run on behalf of a protocol session.
 pub struct RunCore<G: GdbMachine> {
     pub target: Debuggee<G>,
@@ -293,14 +296,28 @@ impl<G: GdbMachine> RunCore<G> {
             let frontier = h.budget_to_frontier(now)?;
             Some(h.budget_to_edit(now).map_or(frontier, |e| e.min(frontier)))
         });
-        let event = match (stepping, past) {
+        // A replay also stops where the live run's checks found something.
+        let found = self
+            .target
+            .checks
+            .as_ref()
+            .and(past)
+            .and_then(|_| self.target.checks.as_ref()?.budget_to_finding(now));
+        let past_limit = match (past, found) {
+            (Some(p), Some(f)) => Some(p.min(f)),
+            (p, _) => p,
+        };
+        let mut event = match (stepping, past) {
             (true, None) => {
                 // Back at the frontier by a replay, input recorded at this count may still be
                 // pending (a run queues it when it goes on; a step does not): it came first.
                 if self.target.machine.journal().is_replaying() {
                     let _ = self.target.machine.run(0);
                 }
-                self.target.machine.step()
+                match &mut self.target.checks {
+                    Some(checks) => checks.step(&mut self.target.machine),
+                    None => self.target.machine.step(),
+                }
             }
             // A step in the past goes through the replay, which queues the recorded input.
             // A step runs its instruction even on a breakpoint (as `step` does live); the
@@ -319,8 +336,16 @@ impl<G: GdbMachine> RunCore<G> {
                 }
                 stop
             }
-            (false, limit) => self.burst_limited(limit),
+            (false, _) => self.burst_limited(past_limit),
         };
+        if past.is_some() && event.is_none() {
+            let at = self.target.machine.instructions_executed();
+            if at != now {
+                if let Some(stop) = self.target.checks.as_ref().and_then(|c| c.recorded_at(at)) {
+                    event = Some(stop);
+                }
+            }
+        }
         if event.is_some() {
             // A stop ends the paced run; the next resume starts its reckoning afresh.
             self.pace_running = false;
@@ -475,11 +500,21 @@ impl<G: GdbMachine> RunCore<G> {
             // A paced burst is a hundredth of a second's worth, so the pace stays even.
             left = left.min(pace.slice());
         }
+        let checked = self.target.checks.is_some() && limit.is_none();
+        if checked {
+            // The checks run an instruction at a time, tens of times slower: a burst of the
+            // same length would hold up Ctrl-C and the console as long.
+            left = left.min(CHECKED_BURST);
+        }
         let mut sizes = SliceSizes::default();
         while left > 0 {
             let slice = left.min(sizes.current());
             let written = self.target.machine.console().output().len();
-            let outcome = self.target.machine.run(slice);
+            // Live (not replaying the past), the checks look at every instruction.
+            let outcome = match (&mut self.target.checks, limit) {
+                (Some(checks), None) => checks.run(&mut self.target.machine, slice),
+                _ => self.target.machine.run(slice),
+            };
             if outcome.stop.is_some() {
                 return outcome.stop;
             }

@@ -469,6 +469,15 @@ impl<G: GdbMachine> RspSession<G> {
         self.core.target.stats.busy += started.elapsed();
         let sm = match reason {
             Some(reason) => {
+                // What the stop has to say (a debugging check's warning) reaches gdb's console
+                // before the stop reply, while gdb still reads `O` packets.
+                let notes = std::mem::take(&mut self.core.target.debugger_notes);
+                if !notes.is_empty() {
+                    let hex: String = notes.bytes().map(|b| format!("{b:02x}")).collect();
+                    let _ = g
+                        .borrow_conn()
+                        .write_all(rsp_packet(&format!("O{hex}")).as_bytes());
+                }
                 self.core.step_waits = false;
                 self.core.target.resume = None;
                 match g.report_stop(&mut self.core.target, reason) {

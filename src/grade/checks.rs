@@ -26,6 +26,27 @@ pub struct Ran<'a> {
     pub files_dir: &'a Path,
 }
 
+/// At most this many of the debugging checks' warnings are named in a case's feedback.
+const FINDINGS_SHOWN: usize = 5;
+
+/// `checks = [...]`: each warning of the checks the case names fails it, named as `asmdbg run
+/// --checks` prints it (file, line and column, the check, what broke, the call that led
+/// there).
+fn check_findings(findings: &[asmdbg_core::Finding]) -> Vec<String> {
+    let mut failures: Vec<String> = findings
+        .iter()
+        .take(FINDINGS_SHOWN)
+        .map(|f| format!("debugging check: {}", f.warning_line()))
+        .collect();
+    if findings.len() > FINDINGS_SHOWN {
+        failures.push(format!(
+            "debugging checks: {} more warnings (asmdbg run --checks shows them all)",
+            findings.len() - FINDINGS_SHOWN
+        ));
+    }
+    failures
+}
+
 /// Every check of the case against its run: the failures, each a line a student can act on.
 /// `reference`: the reference program's output for this case.
 pub fn check(ran: &Ran, want: &Expected, reference: Option<&[u8]>) -> Vec<String> {
@@ -287,6 +308,7 @@ pub fn check(ran: &Ran, want: &Expected, reference: Option<&[u8]>) -> Vec<String
             },
         }
     }
+    failures.extend(check_findings(&outcome.findings));
     failures
 }
 

@@ -309,9 +309,13 @@ fn load_group(
     // input: such groups are never shared.
     let shareable = settings.share_prefix
         && !keys
-        && cases
-            .iter()
-            .all(|c| c.poke.is_empty() && c.watch.is_empty() && c.hit.is_empty());
+        && cases.iter().all(|c| {
+            // The debugging checks follow the program from its first instruction.
+            c.poke.is_empty()
+                && c.watch.is_empty()
+                && c.hit.is_empty()
+                && c.expect.checks.is_empty()
+        });
     let shared = shareable
         .then(|| runner::run_prefix(machine.machine(), limit.max_steps, deadline))
         .flatten();
@@ -378,12 +382,33 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
     machine.take_host_stderr();
     machine.breakpoints().clear();
     machine.watchpoints().clear();
+    let mut poked = Vec::new();
     for poke in &case.poke {
-        crate::pokes::apply_poke(machine, poke).map_err(|e| e.to_string())?;
+        poked.extend(crate::pokes::apply_poke(machine, poke).map_err(|e| e.to_string())?);
     }
     let bytes = input(spec, case)?;
     machine.queue_input(&bytes);
     machine.end_input();
+    // The case's debugging checks, from the machine at its start with the pokes written.
+    let mut checker = None;
+    if !case.expect.checks.is_empty() {
+        let mut set = asmdbg_core::CheckSet::NONE;
+        for kind in case
+            .expect
+            .checks
+            .iter()
+            .filter_map(|n| asmdbg_core::CheckKind::parse(n))
+        {
+            set.insert(kind);
+        }
+        let mut made = asmdbg_core::Checker::new(&*machine, set)
+            .ok_or_else(|| format!("{} has no debugging checks", machine.isa()))?;
+        let units = u64::from(machine.word_units());
+        for &(addr, _) in &poked {
+            made.mark_initialised(addr, units);
+        }
+        checker = Some(made);
+    }
     Ok(runner::run(
         machine,
         case,
@@ -391,6 +416,7 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
         deadline,
         limit.time,
         group.prefix_stderr,
+        checker.as_mut(),
     ))
 }
 

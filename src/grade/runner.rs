@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use asmdbg_core::{Machine, StopEvent, WatchKind};
+use asmdbg_core::{Checker, Finding, Machine, StopEvent, WatchKind};
 
 use super::spec::{Case, ExitKind};
 
@@ -106,6 +106,8 @@ pub struct Outcome {
     pub watched: Vec<Result<Watched, String>>,
     /// Values of each hit check's register, in order, or why it could not be set.
     pub hits: Vec<Result<Vec<u64>, String>>,
+    /// What the case's debugging checks found, in order.
+    pub findings: Vec<Finding>,
 }
 
 /// A case's limits.
@@ -143,11 +145,19 @@ impl Pacer {
         }
     }
 
-    /// Runs one burst.
-    fn run(&mut self, machine: &mut dyn Machine, max_steps: u64) -> asmdbg_core::RunOutcome {
+    /// Runs one burst (under the case's debugging checks, when it has them).
+    fn run(
+        &mut self,
+        machine: &mut dyn Machine,
+        max_steps: u64,
+        checker: Option<&mut Checker>,
+    ) -> asmdbg_core::RunOutcome {
         let budget = self.budget(machine.instructions_executed(), max_steps);
         let started = Instant::now();
-        let outcome = machine.run(budget);
+        let outcome = match checker {
+            Some(checker) => checker.run(machine, budget, false, true),
+            None => machine.run(budget),
+        };
         self.took(started.elapsed());
         outcome
     }
@@ -228,7 +238,7 @@ pub fn run_prefix(machine: &mut dyn Machine, max_steps: u64, deadline: Instant) 
         if executed >= max_steps || Instant::now() >= deadline {
             return None;
         }
-        match pacer.run(machine, max_steps).stop {
+        match pacer.run(machine, max_steps, None).stop {
             None => {}
             Some(StopEvent::NeedInput) if machine.console().input_held() => {
                 return Some(stderr_bytes + machine.take_host_stderr().len());
@@ -271,6 +281,7 @@ pub fn run(
     deadline: Instant,
     time_limit: Duration,
     prefix_stderr: usize,
+    mut checker: Option<&mut Checker>,
 ) -> Outcome {
     let unit = machine.word_units() as u64;
     let mut watched = Vec::new();
@@ -335,7 +346,7 @@ pub fn run(
         if Instant::now() >= deadline {
             break End::TimeLimit(time_limit);
         }
-        let outcome = pacer.run(machine, max_steps);
+        let outcome = pacer.run(machine, max_steps, checker.as_deref_mut());
         let mut stop = outcome.stop;
         // A watched write or a hit: note it, then the instruction runs (`step` executes it
         // without the same stop) and the run goes on.
@@ -372,7 +383,10 @@ pub fn run(
             }
         }
         let ended = match stop {
-            None | Some(StopEvent::Watch { .. }) | Some(StopEvent::Breakpoint) => {
+            None
+            | Some(StopEvent::Watch { .. })
+            | Some(StopEvent::Breakpoint)
+            | Some(StopEvent::Check(_)) => {
                 // A run that cannot move (a MIPS sleep under virtual time moves; nothing else
                 // stops without a stop) would loop here until the time limit.
                 starved = 0;
@@ -415,5 +429,6 @@ pub fn run(
         executed: machine.instructions_executed(),
         watched,
         hits,
+        findings: checker.map(|c| c.take_findings()).unwrap_or_default(),
     }
 }

@@ -204,6 +204,10 @@ pub struct Expect {
     /// The same with the contents in files of the spec: `{ "out.txt" = "expected/out.txt" }`.
     #[serde(default)]
     pub files_from: BTreeMap<String, String>,
+    /// Debugging checks the run must pass: `["callee-saved", "uninitialised"]` (the names
+    /// of `asmdbg run --checks`); each warning of these kinds fails the case.
+    #[serde(default)]
+    pub checks: Vec<String>,
 }
 
 /// One expected word, or several from an address.
@@ -332,6 +336,16 @@ impl Spec {
                 regex::Regex::new(re)
                     .map_err(|err| what(&format!("expect.output_regex: {err}")))?;
             }
+            if let Some(name) = e
+                .checks
+                .iter()
+                .find(|n| asmdbg_core::CheckKind::parse(n).is_none())
+            {
+                return Err(what(&format!(
+                    "expect.checks: unknown check '{name}' (the checks are callee-saved, \
+                     return-address, uninitialised, stack and code-as-data)"
+                )));
+            }
             if !(case.points.is_finite() && case.points >= 0.0) {
                 return Err(what("points must be a number of at least 0"));
             }
@@ -447,6 +461,10 @@ exit = "normal"
             (
                 "[program]\nfiles = [\"a\"]\n[[case]]\nname = \"a\"\n[[case.watch]]\nat = \"X\"\n".to_string(),
                 "checks nothing",
+            ),
+            (
+                "[program]\nfiles = [\"a\"]\n[[case]]\nname = \"a\"\n[case.expect]\nchecks = [\"callee-save\"]\n".to_string(),
+                "unknown check 'callee-save'",
             ),
             (
                 "[program]\nfiles = [\"a\"]\n[[case]]\nname = \"a\"\ndata_files = { \"../x\" = \"y\" }\n".to_string(),

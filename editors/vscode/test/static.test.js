@@ -22,7 +22,7 @@ const LAUNCH_ATTRIBUTES = [
   'program', 'isa', 'profile', 'strict', 'ignorePrivilege', 'entry',
   'project', 'startAtMain', 'delaySlots', 'seed', 'virtualTime', 'args',
   'noMul', 'memSize', 'poke', 'pokeFile', 'input', 'stopOnEntry', 'console',
-  'historyMb', 'noHistory', 'asmdbgPath', 'display', 'bitmap', 'mmio', 'keys',
+  'historyMb', 'noHistory', 'noChecks', 'asmdbgPath', 'display', 'bitmap', 'mmio', 'keys',
   'dialogs', 'interpret', 'cwd', 'speed',
 ];
 
@@ -137,7 +137,7 @@ test('the launch schema has exactly the adapter attributes', () => {
     assert.equal(p[name].type, 'integer', name);
   }
   for (const name of ['strict', 'ignorePrivilege', 'project', 'startAtMain', 'delaySlots',
-    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory', 'display', 'mmio', 'interpret']) {
+    'virtualTime', 'noMul', 'stopOnEntry', 'noHistory', 'noChecks', 'display', 'mmio', 'interpret']) {
     assert.equal(p[name].type, 'boolean', name);
   }
   for (const name of ['args', 'poke', 'pokeFile']) {

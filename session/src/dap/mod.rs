@@ -25,9 +25,9 @@ use serde_json::{json, Value};
 use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
 use protocol::{
-    arguments, body, Acknowledged, Capabilities, ErrorResponseBody, InitializeRequestArguments,
-    LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments, ThreadEventBody,
-    ThreadsResponseBody,
+    arguments, body, Acknowledged, Capabilities, ErrorResponseBody, ExceptionBreakpointsFilter,
+    InitializeRequestArguments, LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments,
+    ThreadEventBody, ThreadsResponseBody,
 };
 use wire::{encode, DapFramer, Incoming};
 
@@ -84,7 +84,16 @@ pub fn capabilities() -> Capabilities {
         supports_stepping_granularity: true,
         supports_instruction_breakpoints: true,
         supports_value_formatting_options: false,
-        exception_breakpoint_filters: Vec::new(),
+        // The debugging checks, each a check box of the Breakpoints pane, on by default.
+        exception_breakpoint_filters: asmdbg_core::CheckKind::ALL
+            .iter()
+            .map(|kind| ExceptionBreakpointsFilter {
+                filter: kind.name().to_string(),
+                label: format!("Check: {}", kind.name()),
+                description: Some(kind.summary().to_string()),
+                default: Some(true),
+            })
+            .collect(),
     }
 }
 

@@ -196,8 +196,8 @@ pub struct DapProgram<G: GdbMachine> {
     next_id: i64,
     /// What the machine is doing for the IDE; `None`: stopped.
     motion: Option<Motion>,
-    /// The fault of the last `exception` stop.
-    exception: Option<String>,
+    /// The last `exception` stop: its id (`fault`, or the debugging check's name) and message.
+    exception: Option<(String, String)>,
     /// The last stop was that fault, at this instruction count: going on from there ends the
     /// program, as the fault ends it under `asmdbg run`.
     fault_at: Option<u64>,
@@ -379,12 +379,12 @@ impl<G: GdbMachine> DapProgram<G> {
 
     /// `exceptionInfo`: the fault the program stopped on.
     fn exception_info(&self) -> Result<ExceptionInfoResponseBody, String> {
-        let message = self
+        let (id, message) = self
             .exception
             .clone()
             .ok_or("the program did not stop on a fault")?;
         Ok(ExceptionInfoResponseBody {
-            exception_id: "fault".to_string(),
+            exception_id: id,
             description: Some(message.clone()),
             break_mode: "always".to_string(),
             details: Some(ExceptionDetails {

@@ -187,6 +187,13 @@ pub struct DataBreakpoint {
     pub access_type: Option<DataBreakpointAccessType>,
 }
 
+/// `SetExceptionBreakpointsArguments`: the filters (debugging checks) checked in the IDE.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetExceptionBreakpointsArguments {
+    pub filters: Vec<String>,
+}
+
 /// `SetDataBreakpointsArguments`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -86,6 +86,9 @@ pub enum StopEvent {
     NeedInput,
     /// A fault the guest does not handle. The machine stays stopped on the faulting instruction.
     Fault(Fault),
+    /// The debugging checks found broken conventions at the instruction just executed
+    /// ([`crate::checks`]); the machine goes on as it is when resumed.
+    Check(Vec<crate::checks::Finding>),
 }
 
 /// What a bounded run did.

@@ -7,6 +7,7 @@
 
 pub mod backend;
 pub mod breakpoints;
+pub mod checks;
 pub mod clock;
 pub mod code_memory;
 pub mod console;
@@ -34,6 +35,7 @@ pub mod x64;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
+pub use checks::{CheckKind, CheckSet, Checker, Conventions, Effects, Finding, MemAccess};
 pub use console::Console;
 pub use debug_cache::{
     straight_run_ends, BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter,

@@ -140,6 +140,18 @@ pub trait Machine {
     /// Back to the state right after loading: memory image, registers, console.
     fn reset(&mut self);
 
+    /// The ISA's calling conventions and what the machine fills in by itself, for the
+    /// debugging checks ([`crate::checks`]); `None`: the machine offers no checks.
+    fn check_conventions(&self) -> Option<crate::checks::Conventions> {
+        None
+    }
+
+    /// What the instruction at the PC is about to do (registers, memory, flow), from the
+    /// ISA's decoder, for the debugging checks; `None` when there is no instruction to decode.
+    fn check_effects(&self) -> Option<crate::checks::Effects> {
+        None
+    }
+
     /// The instruction at `addr` in the ISA's own notation, and its size in units.
     fn disassemble(&self, addr: u64) -> Option<(String, u64)>;
 

@@ -300,6 +300,95 @@ impl Instruction {
 /// The `HALT` trap vector.
 const HALT: u8 = 0x25;
 
+/// Where a load or store goes, as the instruction names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Address {
+    /// The word at PC + 1 + offset (LD, ST).
+    PcRelative(i16),
+    /// The word whose address is at PC + 1 + offset (LDI, STI: that pointer is read too).
+    Indirect(i16),
+    /// The word at a base register + offset (LDR, STR).
+    Base(u8, i16),
+}
+
+/// What an instruction does to registers and memory (the debugging checks' view of it).
+/// Register masks have bit *i* for R*i*.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Operands {
+    /// Registers whose values it computes with (operands, addresses, jump targets).
+    pub reads: u8,
+    /// Registers whose values it only stores to memory.
+    pub stored: u8,
+    /// Registers it writes (TRAP's R7 depends on the edition: the machine adds it).
+    pub writes: u8,
+    pub load: Option<Address>,
+    pub store: Option<Address>,
+}
+
+impl Instruction {
+    /// The registers and memory this instruction uses. `AND Rd, Rs, #0` reads nothing: it is
+    /// how LC-3 programs clear a register, whatever it held. `TRAP` reads R0 for the services
+    /// that print it (OUT, PUTS, PUTSP).
+    pub fn operands(self) -> Operands {
+        let bit = |r: u8| 1u8 << r;
+        let op = |reads: u8, writes: u8| Operands {
+            reads,
+            writes,
+            ..Operands::default()
+        };
+        match self {
+            Instruction::AddReg { dr, sr1, sr2 }
+            | Instruction::AndReg { dr, sr1, sr2 }
+            | Instruction::Sub { dr, sr1, sr2 }
+            | Instruction::MulReg { dr, sr1, sr2 } => op(bit(sr1) | bit(sr2), bit(dr)),
+            Instruction::AndImm { dr, imm: 0, .. } => op(0, bit(dr)),
+            Instruction::AddImm { dr, sr1, .. }
+            | Instruction::AndImm { dr, sr1, .. }
+            | Instruction::MulImm { dr, sr1, .. } => op(bit(sr1), bit(dr)),
+            Instruction::Not { dr, sr } => op(bit(sr), bit(dr)),
+            Instruction::Jmp { base } | Instruction::Jmpt { base } => op(bit(base), 0),
+            Instruction::Jsr { .. } => op(0, bit(7)),
+            Instruction::Jsrr { base } => op(bit(base), bit(7)),
+            Instruction::Ld { dr, offset } => Operands {
+                load: Some(Address::PcRelative(offset)),
+                ..op(0, bit(dr))
+            },
+            Instruction::Ldi { dr, offset } => Operands {
+                load: Some(Address::Indirect(offset)),
+                ..op(0, bit(dr))
+            },
+            Instruction::Ldr { dr, base, offset } => Operands {
+                load: Some(Address::Base(base, offset)),
+                ..op(bit(base), bit(dr))
+            },
+            Instruction::Lea { dr, .. } => op(0, bit(dr)),
+            Instruction::St { sr, offset } => Operands {
+                stored: bit(sr),
+                store: Some(Address::PcRelative(offset)),
+                ..Operands::default()
+            },
+            Instruction::Sti { sr, offset } => Operands {
+                stored: bit(sr),
+                store: Some(Address::Indirect(offset)),
+                ..Operands::default()
+            },
+            Instruction::Str { sr, base, offset } => Operands {
+                stored: bit(sr),
+                store: Some(Address::Base(base, offset)),
+                ..op(bit(base), 0)
+            },
+            Instruction::Trap {
+                vector: 0x21 | 0x22 | 0x24,
+            } => op(bit(0), 0),
+            Instruction::Br { .. }
+            | Instruction::Trap { .. }
+            | Instruction::Rti
+            | Instruction::Reserved
+            | Instruction::Illegal => Operands::default(),
+        }
+    }
+}
+
 /// The assembler's names for the standard trap vectors.
 pub fn trap_name(vector: u8) -> Option<&'static str> {
     Some(match vector {
@@ -558,6 +647,67 @@ mod tests {
         assert_eq!(flow(0x1021, 0x3000), Flow::Next);
         // Targets wrap around the top of memory.
         assert_eq!(flow(0x0E01, 0xFFFF), Flow::Jump { target: Some(1) });
+    }
+
+    #[test]
+    fn operands_of_each_group() {
+        let ops = |word: u16| decode(word).operands();
+        // ADD R1, R2, R3: reads R2 and R3, writes R1.
+        assert_eq!(
+            ops(0x1283),
+            Operands {
+                reads: 0b1100,
+                writes: 0b10,
+                ..Operands::default()
+            }
+        );
+        // ADD R1, R1, #1 reads R1; AND R1, R1, #0 reads nothing.
+        assert_eq!(ops(0x1261).reads, 0b10);
+        assert_eq!(
+            ops(0x5260),
+            Operands {
+                writes: 0b10,
+                ..Operands::default()
+            }
+        );
+        // AND R1, R1, #1 reads R1.
+        assert_eq!(ops(0x5261).reads, 0b10);
+        // NOT R2, R3.
+        assert_eq!(
+            ops(0x94FF),
+            Operands {
+                reads: 0b1000,
+                writes: 0b100,
+                ..Operands::default()
+            }
+        );
+        // LD R0, #2; LDI R0, #2; LDR R0, R6, #1.
+        assert_eq!(ops(0x2002).load, Some(Address::PcRelative(2)));
+        assert_eq!(ops(0xA002).load, Some(Address::Indirect(2)));
+        let ldr = ops(0x6181);
+        assert_eq!(
+            (ldr.reads, ldr.writes, ldr.load),
+            (0b100_0000, 1, Some(Address::Base(6, 1)))
+        );
+        // ST R7, #3 stores R7 without using it; STR R7, R6, #0 uses R6 as the address.
+        let st = ops(0x3E03);
+        assert_eq!(
+            (st.reads, st.stored, st.store),
+            (0, 0x80, Some(Address::PcRelative(3)))
+        );
+        let str_ = ops(0x7F80);
+        assert_eq!((str_.reads, str_.stored), (0b100_0000, 0x80));
+        assert_eq!(ops(0xBE03).store, Some(Address::Indirect(3)));
+        // JSR links R7; JSRR R2 reads R2; RET reads R7; LEA writes.
+        assert_eq!(ops(0x4810).writes, 0x80);
+        assert_eq!((ops(0x4080).reads, ops(0x4080).writes), (0b100, 0x80));
+        assert_eq!(ops(0xC1C0).reads, 0x80);
+        assert_eq!(ops(0xE202).writes, 0b10);
+        // OUT and PUTS read R0; GETC and BR read no register.
+        assert_eq!(ops(0xF021).reads, 1);
+        assert_eq!(ops(0xF022).reads, 1);
+        assert_eq!(ops(0xF020), Operands::default());
+        assert_eq!(ops(0x0E01), Operands::default());
     }
 
     #[test]

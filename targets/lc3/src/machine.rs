@@ -10,6 +10,8 @@ use asmdbg_core::{
     RegisterInfo, RunOutcome, Snapshot, SourceFile, StopEvent,
 };
 
+mod checks;
+
 use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, CpuState, Semantics, NO_TRAP};
 use crate::decode::disassemble_for;
@@ -488,6 +490,14 @@ impl Machine for Lc3Machine {
 
     fn console_reads_keys(&self) -> bool {
         true
+    }
+
+    fn check_conventions(&self) -> Option<asmdbg_core::checks::Conventions> {
+        Some(self.conventions())
+    }
+
+    fn check_effects(&self) -> Option<asmdbg_core::checks::Effects> {
+        Some(self.effects())
     }
 
     fn system_call_site(&self) -> Option<u64> {

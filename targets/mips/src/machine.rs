@@ -101,6 +101,7 @@ pub struct MipsMachine {
     unconfigured: asmdbg_core::display::Unconfigured,
 }
 
+mod checks;
 mod run_devices;
 
 /// The complete state of a [`MipsMachine`]: registers, memory, code (as patched), console
@@ -679,6 +680,14 @@ impl Machine for MipsMachine {
             format_instruction(instr, a, Some(&self.program.debug.symbols)),
             4,
         ))
+    }
+
+    fn check_conventions(&self) -> Option<asmdbg_core::checks::Conventions> {
+        Some(self.conventions())
+    }
+
+    fn check_effects(&self) -> Option<asmdbg_core::checks::Effects> {
+        self.effects()
     }
 
     fn debug_info(&self) -> Option<&DebugInfo> {

@@ -158,6 +158,53 @@ impl Insn {
         }
     }
 
+    /// What this instruction does to registers and memory (the debugging checks' view):
+    /// registers it computes with, registers it only stores, registers it writes (bit *n* for
+    /// r*n*), and whether it loads or stores the word at `rs1` + `imm`. `mov rd, rs` and
+    /// `not` read only their source; `.print` is the course's debugging aid, not a use.
+    pub fn operands(&self) -> (u32, u32, u32, Option<bool>) {
+        let b = |r: u8| 1u32 << (r & 15);
+        match self.op {
+            Op::Add
+            | Op::Sub
+            | Op::Mul
+            | Op::Div
+            | Op::Mod
+            | Op::And
+            | Op::Or
+            | Op::Lsl
+            | Op::Lsr
+            | Op::Asr => (b(self.rs1) | b(self.rs2), 0, b(self.rd), None),
+            Op::Cmp => (b(self.rs1) | b(self.rs2), 0, 0, None),
+            Op::Not | Op::Mov => (b(self.rs2), 0, b(self.rd), None),
+            Op::AddI
+            | Op::SubI
+            | Op::MulI
+            | Op::DivI
+            | Op::ModI
+            | Op::AndI
+            | Op::OrI
+            | Op::LslI
+            | Op::LsrI
+            | Op::AsrI => (b(self.rs1), 0, b(self.rd), None),
+            Op::CmpI => (b(self.rs1), 0, 0, None),
+            Op::NotI | Op::MovI => (0, 0, b(self.rd), None),
+            Op::Ld => (b(self.rs1), 0, b(self.rd), Some(false)),
+            Op::St => (b(self.rs1), b(self.rd), 0, Some(true)),
+            Op::Call => (0, 0, b(15), None),
+            Op::Ret => (b(15), 0, 0, None),
+            Op::Nop
+            | Op::Beq
+            | Op::Bgt
+            | Op::B
+            | Op::Hlt
+            | Op::Print
+            | Op::Encode
+            | Op::Breakpoint
+            | Op::Illegal => (0, 0, 0, None),
+        }
+    }
+
     /// Where control goes after this instruction at code byte address `addr` (4 × slot;
     /// targets likewise). `hlt` and words no instruction encodes stop the machine; `.print`
     /// and `.encode` slots go on.
@@ -420,6 +467,47 @@ pub fn encode(insn: &Insn) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operands_of_each_group() {
+        let insn = |op, rd, rs1, rs2, imm| Insn {
+            op,
+            rd,
+            rs1,
+            rs2,
+            modifier: Modifier::Default,
+            imm16: imm as u16,
+            imm,
+        };
+        let b = |r: u32| 1u32 << r;
+        // add r1, r2, r3: reads r2 and r3, writes r1.
+        assert_eq!(
+            insn(Op::Add, 1, 2, 3, 0).operands(),
+            (b(2) | b(3), 0, b(1), None)
+        );
+        // mov r4, r5 reads only r5; mov r4, 7 reads nothing.
+        assert_eq!(insn(Op::Mov, 4, 0, 5, 0).operands(), (b(5), 0, b(4), None));
+        assert_eq!(insn(Op::MovI, 4, 0, 0, 7).operands(), (0, 0, b(4), None));
+        // cmp r1, r2 writes no register (the flags).
+        assert_eq!(
+            insn(Op::Cmp, 0, 1, 2, 0).operands(),
+            (b(1) | b(2), 0, 0, None)
+        );
+        // ld r1, 4[sp]: sp is the address; st ra, 0[sp]: ra only stored.
+        assert_eq!(
+            insn(Op::Ld, 1, 14, 0, 4).operands(),
+            (b(14), 0, b(1), Some(false))
+        );
+        assert_eq!(
+            insn(Op::St, 15, 14, 0, 0).operands(),
+            (b(14), b(15), 0, Some(true))
+        );
+        // call links ra; ret reads it; branches and .print use no register.
+        assert_eq!(insn(Op::Call, 0, 0, 0, 3).operands(), (0, 0, b(15), None));
+        assert_eq!(insn(Op::Ret, 0, 0, 0, 0).operands(), (b(15), 0, 0, None));
+        assert_eq!(insn(Op::Beq, 0, 0, 0, 2).operands(), (0, 0, 0, None));
+        assert_eq!(insn(Op::Print, 0, 0, 0, 0).operands(), (0, 0, 0, None));
+    }
 
     #[test]
     fn flow_of_branches_calls_returns_and_halt() {

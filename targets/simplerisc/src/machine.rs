@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+mod checks;
+
 use asmdbg_core::host::{self, Replayable};
 use asmdbg_core::{
     Console, DebugInfo, Isa, Journal, LoadError, Machine, MachineOptions, MemError, RegisterInfo,
@@ -242,6 +244,14 @@ impl Machine for SrMachine {
 
     fn step(&mut self) -> Option<StopEvent> {
         self.cpu.step()
+    }
+
+    fn check_conventions(&self) -> Option<asmdbg_core::checks::Conventions> {
+        Some(self.conventions())
+    }
+
+    fn check_effects(&self) -> Option<asmdbg_core::checks::Effects> {
+        self.effects()
     }
 
     fn pc(&self) -> u64 {

@@ -224,6 +224,24 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
+    /// `setExceptionBreakpoints`: the debugging checks the IDE's filters name are on, the
+    /// others off.
+    pub(super) fn set_exception_breakpoints(
+        &mut self,
+        args: SetExceptionBreakpointsArguments,
+    ) -> BreakpointsResponseBody {
+        if let Some(checks) = &mut self.core.target.checks {
+            let mut set = asmdbg_core::CheckSet::NONE;
+            for name in &args.filters {
+                if let Some(kind) = asmdbg_core::CheckKind::parse(name) {
+                    set.insert(kind);
+                }
+            }
+            checks.set_checks(set);
+        }
+        BreakpointsResponseBody::default()
+    }
+
     pub(super) fn set_data_breakpoints(
         &mut self,
         args: SetDataBreakpointsArguments,

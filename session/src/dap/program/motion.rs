@@ -148,8 +148,18 @@ impl<G: GdbMachine> DapProgram<G> {
                 self.data_breakpoint_stop(*kind, *addr, out);
                 true
             }
+            StopEvent::Check(findings) => {
+                let lines: Vec<String> = findings.iter().map(|f| f.warning_line()).collect();
+                let text = lines.join("\n");
+                // As `asmdbg run --checks` prints them: stderr.
+                out.output("stderr", &format!("{text}\n"));
+                let id = findings.first().map_or("", |f| f.kind.name());
+                self.exception = Some((id.to_string(), text.clone()));
+                self.stopped(out, "exception", Some(text), Vec::new());
+                true
+            }
             StopEvent::Fault(fault) => {
-                self.exception = Some(fault.message.clone());
+                self.exception = Some(("fault".to_string(), fault.message.clone()));
                 // The message goes where `asmdbg run` puts it: stderr, not the console.
                 out.output("stderr", &format!("{}\n", fault.message));
                 self.stopped(out, "exception", Some(fault.message.clone()), Vec::new());

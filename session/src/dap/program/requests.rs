@@ -55,7 +55,7 @@ impl<G: GdbMachine> DapProgram<G> {
             "setBreakpoints" =>            (Always, |p, r, _| reply(p.set_breakpoints(r.args()?)?)),
             "setFunctionBreakpoints" =>    (Always, |p, r, _| reply(p.set_function_breakpoints(r.args()?))),
             "setInstructionBreakpoints" => (Always, |p, r, _| reply(p.set_instruction_breakpoints(r.args()?))),
-            "setExceptionBreakpoints" =>   (Always, |_, _, _| reply(BreakpointsResponseBody::default())),
+            "setExceptionBreakpoints" =>   (Always, |p, r, _| reply(p.set_exception_breakpoints(r.args()?))),
             "dataBreakpointInfo" =>        (Always, |p, r, _| reply(p.data_breakpoint_info(r.args()?))),
             "setDataBreakpoints" =>        (Always, |p, r, _| reply(p.set_data_breakpoints(r.args()?))),
             // Motion (program/motion.rs).

@@ -103,6 +103,10 @@ pub struct LaunchArguments {
     pub no_mul: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_history: Option<bool>,
+    /// `asmdbg debug --checks=off`: no debugging checks (the IDE's exception filters turn
+    /// single ones off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_checks: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mmio: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]

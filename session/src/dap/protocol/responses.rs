@@ -34,12 +34,16 @@ pub struct Capabilities {
     pub exception_breakpoint_filters: Vec<ExceptionBreakpointsFilter>,
 }
 
-/// `ExceptionBreakpointsFilter` (asmdbg offers none: a fault always stops).
+/// `ExceptionBreakpointsFilter`: one per debugging check (a fault always stops).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExceptionBreakpointsFilter {
     pub filter: String,
     pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<bool>,
 }
 
 /// A response without a body's fields (`{}`): `launch`, `next`, `goto`, …

@@ -209,6 +209,9 @@ pub struct Debuggee<G: GdbMachine> {
     pub armed_reverse: Option<String>,
     /// gdb made a new resume request (set by every one; the session takes it).
     pub new_request: bool,
+    /// The debugging checks (`monitor checks`, the IDE's exception filters): on unless the
+    /// machine has none.
+    pub checks: Option<crate::checks::SessionChecks>,
     created: Instant,
 }
 
@@ -255,8 +258,15 @@ impl<G: GdbMachine> Debuggee<G> {
             slips_told: Vec::new(),
             armed_reverse: None,
             new_request: false,
+            checks: None,
             created: Instant::now(),
         }
+    }
+
+    /// Turns the debugging checks on (`set`), from the machine as it is now (its start, the
+    /// pokes written).
+    pub fn enable_checks(&mut self, set: crate::checks::CheckSet) {
+        self.checks = crate::checks::SessionChecks::new(&self.machine, set, &self.pokes);
     }
 
     /// Starts recording the run for time travel, checkpoints capped at `cap_bytes`.
@@ -268,6 +278,9 @@ impl<G: GdbMachine> Debuggee<G> {
 
     /// gdb changed a register or memory: in the past, that ends the recorded future.
     pub fn state_written(&mut self) {
+        if let Some(checks) = &mut self.checks {
+            checks.debugger_wrote();
+        }
         if let Some(history) = &mut self.history {
             let now = self.machine.instructions_executed();
             let frontier = history.frontier();
@@ -323,6 +336,14 @@ impl<G: GdbMachine> Debuggee<G> {
                     .extend_from_slice(fault.message.as_bytes());
                 self.console_notes.push(b'\n');
                 SingleThreadStopReason::Signal(fault_signal(fault.kind))
+            }
+            // gdb's console gets the warnings (sent before the stop reply).
+            Some(StopEvent::Check(findings)) => {
+                for finding in findings {
+                    self.debugger_notes.push_str(&finding.warning_line());
+                    self.debugger_notes.push('\n');
+                }
+                SingleThreadStopReason::Signal(Signal::SIGTRAP)
             }
         })
     }

@@ -40,7 +40,9 @@ asmdbg monitor commands:
   monitor display              the display: its size and the memory it shows
   monitor display png FILE     write the display's current frame to FILE as a PNG
   monitor key K...             press keys on the keyboard device (a character, or
-                               0xNN: space 0x20, Enter 0x0a), logged like typed input";
+                               0xNN: space 0x20, Enter 0x0a), logged like typed input
+  monitor checks               the debugging checks, each on or off
+  monitor checks on|off [NAME...]  turn checks on or off (all without names)";
 
 /// Runs one monitor command and returns its text (without a trailing newline).
 pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
@@ -52,6 +54,9 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "reset" => {
             let (input, closed) = console_input_so_far(dbg);
             dbg.machine.reset();
+            if let Some(checks) = &mut dbg.checks {
+                checks.restart(&dbg.machine);
+            }
             if dbg.history.is_some() {
                 // Counts start again at 0: so does history.
                 dbg.record_history(dbg.history_cap);
@@ -107,8 +112,63 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "goto" => goto(dbg, &args),
         "display" => display(dbg, &args),
         "key" | "keys" => keys(dbg, &args),
+        "checks" => checks(dbg, &args),
         other => format!("unknown monitor command '{other}'\n{HELP}"),
     }
+}
+
+/// `monitor checks [on|off [NAME...]]`: lists the debugging checks, or turns some on or off.
+fn checks<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
+    use crate::checks::CheckKind;
+    let Some(checks) = &mut dbg.checks else {
+        return "the debugging checks are off for this session (asmdbg debug --checks=off, or \
+                a machine without them)"
+            .to_string();
+    };
+    if let Some((&switch, names)) = args.split_first() {
+        let on = match switch {
+            "on" => true,
+            "off" => false,
+            other => return format!("monitor checks: '{other}' is neither on nor off"),
+        };
+        let mut kinds = Vec::new();
+        for name in names {
+            match CheckKind::parse(name) {
+                Some(kind) => kinds.push(kind),
+                None => {
+                    return format!(
+                        "monitor checks: unknown check '{name}' (the checks are callee-saved, \
+                         return-address, uninitialised, stack and code-as-data)"
+                    )
+                }
+            }
+        }
+        if kinds.is_empty() {
+            kinds = CheckKind::ALL.to_vec();
+        }
+        let mut set = checks.set();
+        for kind in kinds {
+            if on {
+                set.insert(kind);
+            } else {
+                set.remove(kind);
+            }
+        }
+        checks.set_checks(set);
+    }
+    let set = checks.set();
+    CheckKind::ALL
+        .iter()
+        .map(|&kind| {
+            format!(
+                "{:<15} {:<3}  {}",
+                kind.name(),
+                if set.contains(kind) { "on" } else { "off" },
+                kind.summary()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The console's input so far, for a run from the start to read again: every byte that came

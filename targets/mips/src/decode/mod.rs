@@ -14,10 +14,12 @@
 mod decoder;
 mod disasm;
 mod flow;
+mod operands;
 
 pub use decoder::decode;
 pub use disasm::{disassemble, format_instruction};
 pub use flow::{branch_target, gdb_assumes_delay_slot, jump_target};
+pub use operands::{MemOperand, Operands};
 
 /// MARS names of the general-purpose registers, by number.
 pub const GPR_NAMES: [&str; 32] = [
