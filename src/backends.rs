@@ -248,7 +248,7 @@ where
         // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
         eprint!("{}", machine.start_of_run_stderr());
         let elf = self.elf(&machine, opts);
-        crate::serve(machine, args, line_mode(self), elf)
+        crate::debug::serve(machine, args, line_mode(self), elf)
     }
 
     fn dap_program(
@@ -261,7 +261,7 @@ where
         let machine = load_checked(self, program, opts).map_err(|e| e.to_string())?;
         let warnings = machine.start_of_run_stderr();
         let image = self.image(&machine, opts).map_err(|e| e.to_string())?;
-        let debuggee = crate::debuggee(machine, args).map_err(|e| e.to_string())?;
+        let debuggee = crate::debug::debuggee(machine, args).map_err(|e| e.to_string())?;
         let discipline = asmdbg_session::Discipline::new(line_mode(self), echo);
         let program =
             asmdbg_session::dap::DapProgram::new(debuggee, image, discipline).with_pace(opts.speed);

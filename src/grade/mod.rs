@@ -563,19 +563,6 @@ pub fn grade_all(
     Ok(results.into_iter().flatten().collect())
 }
 
-/// Large allocations (a MIPS machine's 12 MiB of segments, one per case) stay mapped pages
-/// of their own: glibc otherwise serves them from the heap after the first is freed, and
-/// zeroes all 12 MiB for each new machine (most of a case's time), where fresh pages are zero
-/// and only those the program touches cost anything.
-fn map_large_allocations() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes the allocator's threshold; it is called before the grading
-    // threads start.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-    }
-}
-
 /// A result file can be written where the command line says: its folder exists.
 fn check_writable(path: &Path) -> Result<(), SetupError> {
     let folder = path
@@ -603,7 +590,7 @@ fn write_result(path: &Path, text: &str) -> Result<(), SetupError> {
 /// place, `--gradescope` with several submissions) is refused with exit status 2 before
 /// anything is graded; then 0 if every case of every submission passed, 1 if not.
 pub fn command(args: &TestArgs) -> anyhow::Result<ExitCode> {
-    map_large_allocations();
+    crate::host::map_large_allocations();
     let mut spec = Spec::load(&args.spec).map_err(|e| SetupError::Usage(e.to_string()))?;
     if let Some(name) = &args.case {
         spec.cases.retain(|c| &c.name == name);
