@@ -247,8 +247,11 @@ where
         let machine = load_checked(self, program, opts).map_err(SetupError::from)?;
         // The assembler's warnings, as `run` shows them (SimpleRISC lines that fault if run).
         eprint!("{}", machine.start_of_run_stderr());
-        let elf = self.elf(&machine, opts);
-        crate::debug::serve(machine, args, line_mode(self), elf)
+        // The ELF for gdb, and its frames and lines for the session's reverse motions.
+        let image = self.image(&machine, opts);
+        let frames = image.as_ref().ok().map(|i| i.debug.clone());
+        let elf = image.and_then(|i| asmdbg_core::elf::write_elf(&i));
+        crate::debug::serve(machine, args, line_mode(self), elf, frames)
     }
 
     fn dap_program(
@@ -358,23 +361,16 @@ mod tests {
     fn every_flag_belongs_to_its_isas() {
         for flag in Flag::ALL {
             let owners: Vec<Isa> = isas().into_iter().filter(|i| i.accepts(flag)).collect();
-            // --strict: lc3as's rules for LC-3, the course interpreter's for SimpleRISC;
-            // --keys: the LC-3 keyboard and MARS's MMIO keyboard.
-            let expected = if matches!(flag, Flag::Strict | Flag::Keys) {
-                2
-            } else {
-                1
+            // --strict: lc3as's rules for LC-3, the course interpreter's for SimpleRISC,
+            // warnings MARS does not give for MIPS; --keys: the LC-3 keyboard and MARS's MMIO
+            // keyboard.
+            let expected = match flag {
+                Flag::Strict => 3,
+                Flag::Keys => 2,
+                _ => 1,
             };
             assert_eq!(owners.len(), expected, "{flag:?}: {owners:?}");
         }
-        let strict = MachineOptions {
-            strict: true,
-            ..Default::default()
-        };
-        assert_eq!(
-            reject_foreign(MIPS, &strict).unwrap_err().to_string(),
-            "--strict (LC-3 and SimpleRISC only) does not apply to MIPS programs"
-        );
         let opts = MachineOptions {
             profile: Some("patt".into()),
             seed: Some(1),

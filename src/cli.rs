@@ -104,8 +104,14 @@ pub struct AsmArgs {
     /// FILE with .elf by default).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// LC-3: the simulator the program is for; `pennsim` takes PennSim's SUB, MUL, JMPT and
+    /// RTT and a file without .END (a course's lc3os.asm).
+    #[arg(long)]
+    pub profile: Option<String>,
     /// LC-3: Lumetta lc3as's stricter rules instead of the lenient lc3tools dialect.
-    /// SimpleRISC: a line that does not assemble is an error even if it never runs.
+    /// SimpleRISC: a line that does not assemble is an error even if it never runs. MIPS:
+    /// warnings about what MARS accepts silently (a branch beyond a 16-bit offset, an
+    /// instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// MIPS: the program runs with branch delay slots (changes pseudo-instruction expansion
@@ -136,11 +142,13 @@ pub struct MachineArgs {
     pub files: Vec<PathBuf>,
     #[arg(long, value_parser = parse_isa, help = isa_help())]
     pub isa: Option<Isa>,
-    /// LC-3 OS profile: patt (default), lc3tools or lc3sim.
+    /// LC-3 OS profile: patt (default), lc3tools, lc3sim or pennsim (PennSim 1.2.5: boots
+    /// its OS at x0200; the course's lc3os.asm may be the first file).
     #[arg(long)]
     pub profile: Option<String>,
     /// LC-3: assemble with lc3as's stricter rules. SimpleRISC: lines that do not assemble
-    /// are errors even where they never run.
+    /// are errors even where they never run. MIPS: warnings about what MARS accepts silently
+    /// (a branch beyond a 16-bit offset, an instruction in a data segment).
     #[arg(long)]
     pub strict: bool,
     /// LC-3 --profile lc3tools: user code may read and write system space and device

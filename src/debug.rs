@@ -53,9 +53,19 @@ pub struct Session<G: GdbMachine> {
 }
 
 impl<G: GdbMachine> Session<G> {
-    pub fn new(target: Debuggee<G>, console: GuestConsole, discipline: Discipline) -> Self {
+    /// `frames`: the program's debug information, for the reverse motions by line.
+    pub fn new(
+        target: Debuggee<G>,
+        console: GuestConsole,
+        discipline: Discipline,
+        frames: Option<asmdbg_core::elf::ElfDebug>,
+    ) -> Self {
+        let mut core = RspSession::new(target, discipline);
+        if let Some(debug) = frames {
+            core = core.with_frames(debug);
+        }
         Session {
-            core: RspSession::new(target, discipline),
+            core,
             console,
             parked: None,
             display: None,
@@ -649,6 +659,7 @@ pub fn serve<G: asmdbg_core::gdb::GdbMachine>(
     args: &DebugArgs,
     line_mode: LineMode,
     elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+    frames: Option<asmdbg_core::elf::ElfDebug>,
 ) -> anyhow::Result<ExitCode> {
     let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -691,8 +702,8 @@ pub fn serve<G: asmdbg_core::gdb::GdbMachine>(
             None
         };
         debuggee.exec = exec;
-        let mut session =
-            Session::new(debuggee, guest_console, discipline).with_pace(args.machine.speed);
+        let mut session = Session::new(debuggee, guest_console, discipline, frames)
+            .with_pace(args.machine.speed);
         if let Some(channel) = display {
             session = session.with_display(channel);
         }

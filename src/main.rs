@@ -77,6 +77,7 @@ fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
         &SourceAccess::open(),
     )?;
     let opts = asmdbg_core::MachineOptions {
+        profile: args.profile.clone(),
         strict: args.strict,
         delay_slots: args.delay_slots,
         no_mul: args.no_mul,

@@ -364,6 +364,33 @@ fn mips_stderr_is_mars_stderr_byte_for_byte() {
 
 /// MARS prints its assembler warnings on stderr before the run (mars/MarsLaunch.java, the
 /// report format of mars/ErrorList.java), then an empty line.
+/// `asm --profile pennsim` takes PennSim's instructions (a course's lc3os.asm has JMPT) and
+/// writes the .obj PennSim's own `as` writes; without the profile JMPT is no instruction.
+#[test]
+fn asm_for_pennsim_takes_its_instructions() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "os.asm",
+        "\t.ORIG x0200\n\tJMPT R7\n\tRTT\n\tSUB R1, R2, R3\n",
+    );
+    let out = run_asmdbg(
+        &["asm", "--profile", "pennsim", prog.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(dir.path().join("os.obj")).unwrap(),
+        [0x02, 0x00, 0xc1, 0xc1, 0xc1, 0xc1, 0x12, 0x93]
+    );
+    let out = run_asmdbg(&["asm", prog.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown instruction 'JMPT'"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn mips_assembler_warnings_come_first_as_mars_prints_them() {
     let dir = Scratch::new();

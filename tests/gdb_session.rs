@@ -133,14 +133,28 @@ fn gdb_on_this_host_reads_the_elf_from_disk_without_warnings_on_every_connection
         "{out}"
     );
     assert_in_order(&out, &["AGAIN in section .text", "AGAIN in section .text"]);
-    for noise in [
-        "from remote target",
-        "File transfers",
-        "has disappeared",
-        "warning",
-    ] {
+    for noise in ["from remote target", "File transfers", "has disappeared"] {
         assert!(!out.contains(noise), "{noise:?} in:\n{out}");
     }
+    // The one warning: gdb declines the helper script in the ELF until its folder is in the
+    // auto-load safe-path (it says how), once.
+    let warnings: Vec<&str> = out.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{out}");
+    assert!(
+        warnings[0].contains("auto-loading has been declined by your `auto-load safe-path'"),
+        "{out}"
+    );
+    // Trusted, nothing at all.
+    let dir_path = elf.parent().expect("the ELF's folder");
+    let out = stub.gdb_helpers(
+        dir_path,
+        "info symbol 0x6000\ninfo auto-load python-scripts",
+    );
+    assert!(!out.contains("warning"), "{out}");
+    assert_in_order(
+        &out,
+        &["AGAIN in section .text", "Yes", "asmdbg-helpers-lc3"],
+    );
 }
 
 #[test]

@@ -31,6 +31,24 @@ function activate(context) {
     ),
   );
   new Displays(vscode).register(context);
+  // The DAP steps back by line or instruction only: out of a function backwards (gdb's
+  // reverse-finish) is asmdbg's own request.
+  context.subscriptions.push(vscode.commands.registerCommand('asmdbg.stepOutBack', stepOutBack));
+}
+
+// asmdbg: Step Out Backwards, in the active asmdbg session: back to before the call of the
+// function the program is in.
+async function stepOutBack() {
+  const session = vscode.debug.activeDebugSession;
+  if (!session || session.type !== DEBUG_TYPE) {
+    vscode.window.showErrorMessage('asmdbg: Step Out Backwards needs an asmdbg debug session.');
+    return;
+  }
+  try {
+    await session.customRequest('asmdbgStepOutBack', { threadId: 1 });
+  } catch (e) {
+    vscode.window.showErrorMessage(`asmdbg: ${e.message || e}`);
+  }
 }
 
 function deactivate() {}

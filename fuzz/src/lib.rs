@@ -49,6 +49,7 @@ pub fn asm(data: &[u8]) {
         Isa::Lc3 => {
             let opts = asmdbg_lc3::asm::AsmOptions {
                 strict: selector & 0x80 != 0,
+                pennsim: selector & 0x40 != 0,
             };
             let Ok(program) = asmdbg_lc3::asm::assemble_str("fuzz.asm", &text, &opts) else {
                 return;
@@ -72,6 +73,7 @@ pub fn asm(data: &[u8]) {
             let opts = asmdbg_mips::asm::AsmOptions {
                 work_dir: Some(std::path::PathBuf::from("/nonexistent-asmdbg-fuzz")),
                 delay_slots: selector & 0x80 != 0,
+                strict: selector & 0x40 != 0,
                 ..Default::default()
             };
             let file = asmdbg_core::SourceFile::new("fuzz.asm", text.as_ref());

@@ -406,6 +406,12 @@ impl<G: GdbMachine> RunCore<G> {
         Reversed::Stepped
     }
 
+    /// A watched access was reported here as a reverse step reports one (the machine just
+    /// after it): the next reverse step goes back over it.
+    pub fn watch_reported_here(&mut self) {
+        self.reverse_watch_at = Some(self.target.machine.instructions_executed());
+    }
+
     /// Back to the previous breakpoint or watchpoint hit, or to the start of history. One
     /// interval of history is searched per call, so an interrupt stops a long search (the
     /// machine is then at a point of its history); `None` while the search goes on.

@@ -17,7 +17,9 @@ pub mod core;
 pub mod dap;
 pub mod discipline;
 pub mod framer;
+pub mod frames;
 pub mod refusal;
+pub mod reverse;
 mod rsp;
 
 pub use core::{

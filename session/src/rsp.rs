@@ -27,7 +27,16 @@ use crate::arch_check::{self, ArchCheck};
 use crate::core::{Reversed, RunCore};
 use crate::discipline::Discipline;
 use crate::framer::{rsp_packet, Frame, Framer, PACKET_SIZE};
+use crate::frames::FrameFacts;
 use crate::refusal::{Admission, Refusal, Refusals, HANDOVER_GRACE};
+use crate::reverse::{Outcome, ReverseMotion, Way};
+
+/// gdb's console, at the first reverse motion of a MIPS session without the helper script.
+const HELPERS_HINT: &str = "asmdbg: gdb has not loaded the helper script in the program's ELF \
+(gdb declines it until the ELF's folder is in its auto-load safe-path: add \
+`add-auto-load-safe-path FOLDER` to ~/.config/gdb/gdbinit). Without it, gdb's own reverse-next, \
+reverse-step and reverse-finish on MIPS can stop inside a called function; reverse-stepi and \
+reverse-continue are right either way.\n";
 
 /// Protocol errors one connection may recover from before the session gives up on it.
 const MAX_RECOVERIES: u32 = 1000;
@@ -135,10 +144,17 @@ pub struct RspSession<G: GdbMachine> {
     free_running: bool,
     /// asmdbg's own lines for its stderr (how a detached run ended), for the next poll.
     notices: Vec<u8>,
+    /// This connection was told that gdb's own reverse motions need the helper script.
+    helpers_hint_given: bool,
+    /// The program's frames and lines (for the reverse motions by line).
+    facts: Option<FrameFacts>,
+    /// The reverse motion by line a `bs` is running (armed by `monitor asmdbg-reverse`).
+    reverse: Option<ReverseMotion>,
 }
 
 impl<G: GdbMachine> RspSession<G> {
-    pub fn new(target: Debuggee<G>, discipline: Discipline) -> Self {
+    pub fn new(mut target: Debuggee<G>, discipline: Discipline) -> Self {
+        target.served_to_gdb = true;
         RspSession {
             core: RunCore::new(target, discipline),
             attached: None,
@@ -147,7 +163,17 @@ impl<G: GdbMachine> RspSession<G> {
             refusals: Refusals::default(),
             free_running: false,
             notices: Vec::new(),
+            helpers_hint_given: false,
+            facts: None,
+            reverse: None,
         }
+    }
+
+    /// The program's debug information: the helper script's reverse motions by line
+    /// (reverse.rs) follow its frames and lines.
+    pub fn with_frames(mut self, debug: asmdbg_core::elf::ElfDebug) -> Self {
+        self.facts = Some(FrameFacts::new(debug));
+        self
     }
 
     /// Instructions per burst (default [`BURST`](crate::BURST)); the fuzz harness uses short bursts.
@@ -188,6 +214,10 @@ impl<G: GdbMachine> RspSession<G> {
         self.free_running = false;
         self.attached = None;
         self.end = None;
+        self.core.target.helpers_loaded = false;
+        self.core.target.gdb_watched = false;
+        self.core.target.slips_told.clear();
+        self.helpers_hint_given = false;
         self.parked_until = None;
         let built = GdbStubBuilder::new(BufConn::default())
             .packet_buffer_size(PACKET_SIZE)
@@ -356,11 +386,34 @@ impl<G: GdbMachine> RspSession<G> {
             }
             return;
         };
-        let GdbStubStateMachine::Running(g) = sm else {
+        let GdbStubStateMachine::Running(mut g) = sm else {
             self.attached = Some(Attached { sm, framer, arch });
             return;
         };
         let mode = self.core.target.resume;
+        if std::mem::take(&mut self.core.target.new_request) {
+            // A motion under way belongs to the request that started it.
+            self.reverse = None;
+        }
+        if mode != Some(ResumeMode::ReverseStep) {
+            // A motion armed for a `bs` is for that `bs` only.
+            self.core.target.armed_reverse = None;
+            self.reverse = None;
+        }
+        if matches!(
+            mode,
+            Some(ResumeMode::ReverseStep | ResumeMode::ReverseContinue)
+        ) {
+            self.hint_helpers();
+        }
+        // gdb's console: lines are sent as `O` packets, which gdb reads while the target runs.
+        let notes = std::mem::take(&mut self.core.target.debugger_notes);
+        if !notes.is_empty() {
+            let hex: String = notes.bytes().map(|b| format!("{b:02x}")).collect();
+            let _ = g
+                .borrow_conn()
+                .write_all(rsp_packet(&format!("O{hex}")).as_bytes());
+        }
         let stepping = mode == Some(ResumeMode::Step);
         // The busy time of `monitor stats`: the one clock read of the session.
         let started = Instant::now();
@@ -383,10 +436,19 @@ impl<G: GdbMachine> RspSession<G> {
                 );
                 Some(SingleThreadStopReason::Signal(Signal::SIGTTIN))
             }
-            Some(ResumeMode::ReverseStep) => {
-                let reversed = self.core.reverse_step(true);
-                Some(self.reversed(reversed))
-            }
+            Some(ResumeMode::ReverseStep) => match (self.reverse_motion(), &self.facts) {
+                (Some(mut motion), Some(facts)) => match motion.burst(&mut self.core, facts) {
+                    Some(outcome) => Some(self.reverse_outcome(outcome)),
+                    None => {
+                        self.reverse = Some(motion);
+                        None
+                    }
+                },
+                _ => {
+                    let reversed = self.core.reverse_step(true);
+                    Some(self.reversed(reversed))
+                }
+            },
             Some(ResumeMode::ReverseContinue) => {
                 self.core.reverse_continue().map(|r| self.reversed(r))
             }
@@ -421,6 +483,59 @@ impl<G: GdbMachine> RspSession<G> {
             None => g.into(),
         };
         self.attached = Some(Attached { sm, framer, arch });
+    }
+
+    /// On MIPS, gdb's own reverse-next, reverse-step and reverse-finish take a function's
+    /// extent from the ranges the ELF cuts after every branch for its delay-slot rule, and
+    /// stop in called functions; asmdbg's helper script (in the ELF) replaces them. Without it
+    /// gdb is told so once per connection, at its first reverse motion.
+    fn hint_helpers(&mut self) {
+        let target = &mut self.core.target;
+        if self.helpers_hint_given || target.helpers_loaded || target.machine.isa().name() != "mips"
+        {
+            return;
+        }
+        self.helpers_hint_given = true;
+        target.debugger_notes.push_str(HELPERS_HINT);
+    }
+
+    /// The reverse motion by line this `bs` runs: the one under way, or the one the helper
+    /// script armed (gdb's console says why one cannot start; the `bs` then goes back one
+    /// instruction).
+    fn reverse_motion(&mut self) -> Option<ReverseMotion> {
+        if let Some(motion) = self.reverse.take() {
+            return Some(motion);
+        }
+        let words = self.core.target.armed_reverse.take()?;
+        let facts = self.facts.as_ref()?;
+        let parts: Vec<&str> = words.split_whitespace().collect();
+        let Some((way, count)) = Way::parse(&parts) else {
+            self.core
+                .target
+                .debugger_notes
+                .push_str(&format!("asmdbg: no reverse motion `{words}`\n"));
+            return None;
+        };
+        match ReverseMotion::start(way, count, true, &self.core, facts) {
+            Ok(motion) => Some(motion),
+            Err(e) => {
+                self.core
+                    .target
+                    .debugger_notes
+                    .push_str(&format!("asmdbg: {e}\n"));
+                None
+            }
+        }
+    }
+
+    /// What gdb is told when a reverse motion by line ends.
+    fn reverse_outcome(&mut self, outcome: Outcome) -> StopReason<G> {
+        match outcome {
+            Outcome::Arrived => SingleThreadStopReason::DoneStep,
+            Outcome::Begin => replay_log(ReplayLogPosition::Begin),
+            Outcome::Breakpoint => SingleThreadStopReason::SwBreak(()),
+            Outcome::Watch(event) => self.reversed(Reversed::Hit(event)),
+        }
     }
 
     /// What gdb is told after a reverse request.

@@ -5,7 +5,7 @@
 
 mod model;
 
-use model::{run_case, Cmd, Isa, Proto};
+use model::{run_case, run_generated, Cmd, Isa, Proto};
 use proptest::prelude::*;
 
 fn cmd() -> impl Strategy<Value = Cmd> {
@@ -17,7 +17,10 @@ fn cmd() -> impl Strategy<Value = Cmd> {
         1 => Just(Cmd::NextLine),
         1 => Just(Cmd::StepOut),
         3 => Just(Cmd::ReverseStep),
-        1 => Just(Cmd::ReverseLine),
+        2 => Just(Cmd::ReverseLine),
+        1 => Just(Cmd::ReverseStepLine),
+        1 => Just(Cmd::ReverseFinish),
+        1 => Just(Cmd::ReverseNextInstruction),
         3 => Just(Cmd::ReverseContinue),
         1 => any::<u8>().prop_map(Cmd::Goto),
         1 => any::<u8>().prop_map(Cmd::Jump),
@@ -28,9 +31,18 @@ fn cmd() -> impl Strategy<Value = Cmd> {
     ]
 }
 
+/// Cases per test: 24, or `MODEL_CASES` (a longer soak by hand; `scripts/fuzz session_model`
+/// is the unbounded one).
+fn cases_per_test() -> u32 {
+    std::env::var("MODEL_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(24)
+}
+
 fn cases(isa: Isa, proto: Proto) {
     let config = ProptestConfig {
-        cases: 24,
+        cases: cases_per_test(),
         failure_persistence: None,
         ..ProptestConfig::default()
     };
@@ -39,6 +51,51 @@ fn cases(isa: Isa, proto: Proto) {
             prop_assert!(false, "{}", e);
         }
     });
+}
+
+/// Generated programs (nested calls, recursion, calls through a register) with the reverse
+/// motions by line and out of a frame among the commands.
+fn generated_cases(isa: Isa, proto: Proto) {
+    let config = ProptestConfig {
+        cases: cases_per_test(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest!(config, |(shape in prop::collection::vec(any::<u8>(), 16), cmds in prop::collection::vec(cmd(), 1..40))| {
+        if let Err(e) = run_generated(isa, &shape, proto, &cmds) {
+            prop_assert!(false, "{}", e);
+        }
+    });
+}
+
+#[test]
+fn generated_lc3_over_rsp() {
+    generated_cases(Isa::Lc3, Proto::Rsp);
+}
+
+#[test]
+fn generated_lc3_over_dap() {
+    generated_cases(Isa::Lc3, Proto::Dap);
+}
+
+#[test]
+fn generated_mips_over_rsp() {
+    generated_cases(Isa::Mips, Proto::Rsp);
+}
+
+#[test]
+fn generated_mips_over_dap() {
+    generated_cases(Isa::Mips, Proto::Dap);
+}
+
+#[test]
+fn generated_simplerisc_over_rsp() {
+    generated_cases(Isa::SimpleRisc, Proto::Rsp);
+}
+
+#[test]
+fn generated_simplerisc_over_dap() {
+    generated_cases(Isa::SimpleRisc, Proto::Dap);
 }
 
 #[test]

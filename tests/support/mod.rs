@@ -176,8 +176,24 @@ impl Stub {
         self.gdb_with(None, commands)
     }
 
+    /// Same, with gdb trusting `dir` (`add-auto-load-safe-path`): it then runs the helper
+    /// script in the program's ELF (the reverse motions by line, the LC-3 commands).
+    pub fn gdb_helpers(&self, dir: &Path, commands: &str) -> String {
+        self.gdb_run(
+            None,
+            &[format!("add-auto-load-safe-path {}", dir.display())],
+            commands,
+        )
+    }
+
     /// Same, loading `elf` first when given.
     pub fn gdb_with(&self, elf: Option<&Path>, commands: &str) -> String {
+        self.gdb_run(elf, &[], commands)
+    }
+
+    /// gdb in batch mode: `init` commands before anything (`-iex`), `elf` loaded, then
+    /// connected and running `commands`.
+    fn gdb_run(&self, elf: Option<&Path>, init: &[String], commands: &str) -> String {
         let script = tempfile::NamedTempFile::new().expect("script file");
         let mut text = String::from("set pagination off\nset confirm off\n");
         text.push_str(&format!("target remote 127.0.0.1:{}\n", self.port));
@@ -186,6 +202,9 @@ impl Stub {
         std::fs::write(script.path(), text).expect("write gdb script");
         let mut cmd = Command::new("gdb-multiarch");
         cmd.args(["-nx", "-batch"]);
+        for line in init {
+            cmd.arg("-iex").arg(line);
+        }
         if let Some(elf) = elf {
             cmd.arg(elf);
         }

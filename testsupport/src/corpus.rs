@@ -7,8 +7,9 @@
 //! that follows a blank; a part that starts with one of these keywords is an expectation, any
 //! other part is prose:
 //!
-//! - `options: WORD...` — how to assemble: LC-3 `strict` (lc3as's rules), SimpleRISC `no-mul`,
-//!   MIPS `delay-slots`.
+//! - `options: WORD...` — how to assemble: LC-3 `strict` (lc3as's rules), `pennsim` (PennSim's
+//!   instructions too), SimpleRISC `no-mul`,
+//!   MIPS `delay-slots`, `strict` (warnings MARS does not give).
 //! - `= 0xHEX 0xHEX*N ...` — the units (LC-3 16-bit words, MIPS and SimpleRISC 32-bit words)
 //!   at the addresses the line table gives this line, in address order; `*N` repeats.
 //! - `bytes: HH HH ...` — the bytes from the line's first address (byte-addressed machines).

@@ -38,8 +38,8 @@ impl Isa {
     /// The options this ISA's assembler accepts, as `options:` spells them.
     fn known_options(self) -> &'static [&'static str] {
         match self {
-            Isa::Lc3 => &["strict"],
-            Isa::Mips => &["delay-slots"],
+            Isa::Lc3 => &["strict", "pennsim"],
+            Isa::Mips => &["delay-slots", "strict"],
             Isa::SimpleRisc => &["no-mul", "strict"],
         }
     }
@@ -54,6 +54,7 @@ impl Isa {
                     &SourceFile::new(name, text),
                     &AsmOptions {
                         strict: has("strict"),
+                        pennsim: has("pennsim"),
                     },
                 )?;
                 let memory: BTreeMap<u32, u16> = program
@@ -90,6 +91,7 @@ impl Isa {
                     &AsmOptions {
                         work_dir: Some(self.dir()),
                         delay_slots: has("delay-slots"),
+                        strict: has("strict"),
                         ..AsmOptions::default()
                     },
                 )?;

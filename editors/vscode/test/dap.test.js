@@ -185,7 +185,7 @@ test('SimpleRISC tic-tac-toe: entry, breakpoint, stack, registers, disassembly, 
   const entry = await session.launch({ program, isa: 'simplerisc', noMul: true, poke: [`1000=${board}`] });
   assert.equal(entry.reason, 'entry');
   let at = await session.assertAt(['.main'], 207);
-  assert.equal(at.ip, '504', 'code offsets in decimal');
+  assert.equal(at.ip, '708', 'code offsets in decimal');
   assert.equal(at.path, program);
 
   const scopes = await session.scopes(at.frames[0].id);
@@ -195,14 +195,14 @@ test('SimpleRISC tic-tac-toe: entry, breakpoint, stack, registers, disassembly, 
     registers.map((r) => r.name),
     ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'sp', 'ra', 'pc', 'flags'],
   );
-  assert.equal(registers.find((r) => r.name === 'pc').value, '504');
+  assert.equal(registers.find((r) => r.name === 'pc').value, '708');
 
   const atEntry = await session.disassemble(at.ip, 2);
   assert.equal(mnemonic(atEntry[0]), 'mov');
   assert.equal(atEntry[0].instruction, 'mov r11, -1');
-  assert.equal(atEntry[0].address, '504');
+  assert.equal(atEntry[0].address, '708');
   assert.equal(atEntry[0].symbol, '.main');
-  assert.equal(atEntry[1].address, '508');
+  assert.equal(atEntry[1].address, '712');
   assertProtocolAddresses(atEntry);
 
   // A breakpoint on `call haswin` for player 1.

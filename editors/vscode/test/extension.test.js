@@ -104,6 +104,7 @@ function load() {
   const { state } = vscode;
   return {
     state,
+    vscode,
     factory: state.factories.asmdbg,
     provider: state.providers.find((p) => p.type === 'asmdbg' && p.kind === 1).provider,
     dynamic: state.providers.find((p) => p.type === 'asmdbg' && p.kind === 2).provider,
@@ -141,7 +142,30 @@ test('activation registers the adapter factory and both configuration providers'
   assert.deepEqual(state.providers.map((p) => [p.type, p.kind]), [['asmdbg', 1], ['asmdbg', 2]]);
   // The display panel: it listens for the adapter's frames and offers its command.
   assert.deepEqual(Object.keys(state.listeners).sort(), ['customEvent', 'terminated']);
-  assert.deepEqual(Object.keys(state.commands), ['asmdbg.showDisplay']);
+  assert.deepEqual(Object.keys(state.commands), ['asmdbg.showDisplay', 'asmdbg.stepOutBack']);
+});
+
+test('Step Out Backwards asks the active asmdbg session, and says why it cannot', async () => {
+  const { state, vscode } = load();
+  const sent = [];
+  vscode.debug.activeDebugSession = undefined;
+  await state.commands['asmdbg.stepOutBack']();
+  assert.match(state.errors.pop(), /needs an asmdbg debug session/);
+  vscode.debug.activeDebugSession = {
+    type: 'asmdbg',
+    customRequest: async (command, args) => {
+      sent.push([command, args]);
+      if (sent.length > 1) {
+        throw new Error('this is the outermost frame: there is nothing to step out to');
+      }
+      return {};
+    },
+  };
+  await state.commands['asmdbg.stepOutBack']();
+  assert.deepEqual(sent, [['asmdbgStepOutBack', { threadId: 1 }]]);
+  assert.equal(state.errors.length, 0);
+  await state.commands['asmdbg.stepOutBack']();
+  assert.match(state.errors.pop(), /outermost frame/);
 });
 
 test('the adapter is `asmdbg dap` from asmdbgPath, which overrides the setting', () => {

@@ -127,7 +127,7 @@ test('the launch schema has exactly the adapter attributes', () => {
   assert.deepEqual(p.program.type, ['string', 'array']);
   assert.equal(p.program.default, '${file}');
   assert.deepEqual(p.isa.enum, ['lc3', 'mips', 'simplerisc']);
-  assert.deepEqual(p.profile.enum, ['patt', 'lc3tools', 'lc3sim']);
+  assert.deepEqual(p.profile.enum, ['patt', 'lc3tools', 'lc3sim', 'pennsim']);
   assert.equal(p.profile.default, 'patt');
   assert.deepEqual(p.console.enum, ['internalConsole', 'integratedTerminal']);
   assert.equal(p.console.default, 'integratedTerminal');
@@ -165,7 +165,9 @@ test('the launch schema has exactly the adapter attributes', () => {
 });
 
 test('the display panel: its command is contributed and its page is packaged', () => {
-  assert.deepEqual(contributes.commands.map((c) => c.command), ['asmdbg.showDisplay']);
+  assert.deepEqual(contributes.commands.map((c) => c.command), ['asmdbg.showDisplay', 'asmdbg.stepOutBack']);
+  const back = contributes.menus.commandPalette.find((m) => m.command === 'asmdbg.stepOutBack');
+  assert.equal(back.when, 'debugType == asmdbg && inDebugMode');
   const palette = contributes.menus.commandPalette.find((m) => m.command === 'asmdbg.showDisplay');
   assert.equal(palette.when, 'debugType == asmdbg');
   const ignored = fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8')

@@ -69,13 +69,15 @@ class Session {
     this.stdout = '';
     // The stderr output events' texts, in order.
     this.stderr = [];
+    // asmdbg's own notes (category console).
+    this.console = '';
   }
 
   static async start(t) {
     const dc = new DebugClient(adapterPath(), 'dap', 'asmdbg');
     dc.defaultTimeout = PATIENCE_MS;
     const session = new Session(dc);
-    for (const name of ['initialized', 'stopped', 'exited', 'terminated']) {
+    for (const name of ['initialized', 'stopped', 'exited', 'terminated', 'thread']) {
       dc.on(name, (event) => session.record(event));
     }
     dc.on('output', (event) => {
@@ -83,6 +85,8 @@ class Session {
         session.stdout += event.body.output;
       } else if (event.body.category === 'stderr') {
         session.stderr.push(event.body.output);
+      } else if (event.body.category === 'console') {
+        session.console += event.body.output;
       }
     });
     // DebugClient(runtime, executable) spawns `runtime executable`: here `asmdbg dap`.

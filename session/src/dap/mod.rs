@@ -27,7 +27,8 @@ use display::{DisplayFeed, DISPLAY_EVENT, FRAME_REQUEST};
 pub use program::{DapProgram, LaunchedProgram, Outbox};
 use protocol::{
     arguments, body, Acknowledged, Capabilities, ErrorResponseBody, InitializeRequestArguments,
-    LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments, ThreadsResponseBody,
+    LaunchArguments, Message, Outgoing, RunInTerminalRequestArguments, ThreadEventBody,
+    ThreadsResponseBody,
 };
 use wire::{encode, DapFramer, Incoming};
 
@@ -331,6 +332,13 @@ impl DapServer {
             out.output("stderr", &launched.warnings);
         }
         self.program = Some(launched.program);
+        // The thread exists from now on: a client can name it (nvim-dap pauses only a
+        // thread it knows of).
+        let thread = ThreadEventBody {
+            reason: "started".to_string(),
+            thread_id: 1,
+        };
+        out.event("thread", body(&thread));
         Ok(body(&Acknowledged {}))
     }
 

@@ -22,10 +22,9 @@ use std::time::Instant;
 
 use asmdbg_core::display::Frame;
 use asmdbg_core::elf::dwarf::TypeEncoding;
-use asmdbg_core::elf::unwind::{unwind, FrameSource, UnwoundFrame};
+use asmdbg_core::elf::unwind::{FrameSource, UnwoundFrame};
 use asmdbg_core::gdb::{monitor_command, Debuggee, GdbMachine, ResumeMode};
 use asmdbg_core::{RegisterScope, StopEvent, WatchKind};
-use gdbstub::arch::{Arch, RegId};
 use serde_json::{json, Value};
 
 use super::display::{keys_of, KEY_REQUEST};
@@ -39,6 +38,8 @@ use super::view::DebugView;
 use super::wire::{base64, unbase64};
 use crate::core::{Reversed, RunCore};
 use crate::discipline::Discipline;
+use crate::frames::{FrameFacts, FrameId, GdbView};
+use crate::reverse::{Outcome, ReverseMotion, Way};
 
 mod breakpoints;
 mod console;
@@ -51,9 +52,6 @@ use requests::{reply, Request, When};
 
 /// Single steps a line step takes per burst (a burst must end soon for `pause` to be heard).
 const STEPS_PER_BURST: u32 = 20_000;
-/// Instructions a line step back goes back per burst: each is a seek in history, so fewer than
-/// a forward step's (a burst must end soon for `pause` to be heard).
-const REVERSE_STEPS_PER_BURST: u32 = 1_000;
 /// Keys pressed in the display panel that may wait for the machine to come back from the past.
 const MAX_HELD_KEYS: usize = 1 << 16;
 /// Instructions a line step runs at most before it gives up and stops where it is.
@@ -151,9 +149,6 @@ enum BpKind {
     Instruction,
 }
 
-/// A frame's identity: the function it runs and its CFA (as gdb's frame ids).
-type FrameId = (Option<u64>, Option<u64>);
-
 /// What the machine is doing for the IDE.
 #[derive(Debug, Clone)]
 enum Motion {
@@ -186,10 +181,8 @@ enum Motion {
         step_first: bool,
     },
     ReverseContinue,
-    ReverseLine {
-        start: Option<(usize, u32)>,
-        frame: FrameId,
-    },
+    /// Back by line, or out of the frame backwards (reverse.rs).
+    Reverse(ReverseMotion),
 }
 
 /// Variable references are fixed: 1 the Registers scope, 2 the FPU's, 3 the Data scope.
@@ -210,36 +203,11 @@ pub struct DapProgram<G: GdbMachine> {
     fault_at: Option<u64>,
     /// The program's end was reported (`exited`, `terminated`).
     terminated: bool,
-    /// gdb's number of the stack pointer (the CFA register at a function's entry).
-    sp_regnum: u16,
+    /// The program's frames and lines, from its debug information.
+    facts: FrameFacts,
     /// Keys pressed in the IDE's display panel that the machine has not been given: those
     /// pressed while it is in the past wait until it is back at the end of its history.
     held_keys: VecDeque<u8>,
-}
-
-/// The machine seen through gdb's numbering, for the unwinder.
-struct GdbView<'a, G: GdbMachine>(&'a G);
-
-impl<G: GdbMachine> FrameSource for GdbView<'_, G> {
-    fn register(&self, regnum: u16) -> Option<u64> {
-        let (id, _) = <<G::Arch as Arch>::RegId as RegId>::from_raw_id(usize::from(regnum))?;
-        let mut buf = [0u8; 16];
-        let n = self.0.gdb_read_register(id, &mut buf)?;
-        let mut value = 0u64;
-        for (i, b) in buf[..n.min(8)].iter().enumerate() {
-            value |= u64::from(*b) << (8 * i);
-        }
-        Some(value)
-    }
-
-    fn memory(&self, addr: u64, size: u8) -> Option<u64> {
-        let mut value = 0u64;
-        for i in 0..u64::from(size.min(8)) {
-            let b = self.0.gdb_read_byte(addr.wrapping_add(i)).ok()?;
-            value |= u64::from(b) << (8 * i);
-        }
-        Some(value)
-    }
 }
 
 /// The machine and its labels, for expressions.
@@ -295,18 +263,7 @@ impl<G: GdbMachine> DapProgram<G> {
         image: asmdbg_core::elf::ElfImage,
         discipline: Discipline,
     ) -> Self {
-        // gdb's number of the stack pointer: the CIE's CFA register at a function's entry.
-        let sp_regnum = image
-            .debug
-            .frame_cie
-            .as_ref()
-            .and_then(|cie| {
-                cie.initial.iter().find_map(|op| match op {
-                    asmdbg_core::elf::CfaOp::DefCfa(reg, _) => Some(*reg),
-                    _ => None,
-                })
-            })
-            .unwrap_or(13);
+        let facts = FrameFacts::new(image.debug.clone());
         DapProgram {
             core: RunCore::new(target, discipline),
             view: DebugView::new(image),
@@ -317,7 +274,7 @@ impl<G: GdbMachine> DapProgram<G> {
             exception: None,
             fault_at: None,
             terminated: false,
-            sp_regnum,
+            facts,
             held_keys: VecDeque::new(),
         }
     }
@@ -346,6 +303,15 @@ impl<G: GdbMachine> DapProgram<G> {
     fn state_written(&mut self) {
         self.core.target.state_written();
         self.fault_at = None;
+    }
+
+    /// asmdbg's own notes (a change in the past dropped the recorded future) go to the Debug
+    /// Console, not among the program's output.
+    fn debugger_notes(&mut self, out: &mut Outbox) {
+        let notes = std::mem::take(&mut self.core.target.debugger_notes);
+        if !notes.is_empty() {
+            out.output("console", &notes);
+        }
     }
 
     /// Whether the machine is where the last stop, a fault, left it.
@@ -380,21 +346,11 @@ impl<G: GdbMachine> DapProgram<G> {
     }
 
     fn frames(&self) -> Vec<UnwoundFrame> {
-        unwind(
-            &self.view.debug,
-            &GdbView(self.machine()),
-            self.pc_gdb(),
-            self.sp_regnum,
-        )
+        self.facts.frames(self.machine())
     }
 
     fn frame_id(&self, frame: &UnwoundFrame, caller: bool) -> FrameId {
-        let lookup = if caller {
-            frame.pc.wrapping_sub(1)
-        } else {
-            frame.pc
-        };
-        (self.view.function(lookup).map(|f| f.1), frame.cfa)
+        self.facts.frame_id(frame, caller)
     }
 
     fn current_line(&self) -> Option<(usize, u32)> {
@@ -406,11 +362,18 @@ impl<G: GdbMachine> DapProgram<G> {
         self.next_id
     }
 
+    /// `restart`, stopped or running (a running program is stopped first): what `monitor
+    /// reset` does over gdb — the program reloaded with the launch's options (profile, keys,
+    /// display), its pokes written again, the console's input read again from the start,
+    /// history from here; breakpoints and watchpoints stay with the machine.
     fn restart(&mut self, out: &mut Outbox) {
-        // What `monitor reset` does over gdb: reload, the pokes again, history from here.
-        // Breakpoints and watchpoints stay with the machine.
+        self.motion = None;
+        self.core.target.resume = None;
+        self.core.target.reverse_search = None;
         monitor_command(&mut self.core.target, "reset");
         self.terminated = false;
+        self.exception = None;
+        self.fault_at = None;
         self.stopped(out, "entry", None, Vec::new());
     }
 
@@ -447,7 +410,9 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
                 "{command} needs the program stopped: pause it first"
             ));
         }
-        handler(self, &Request { command, args }, out)
+        let answer = handler(self, &Request { command, args }, out);
+        self.debugger_notes(out);
+        answer
     }
 
     fn start(&mut self, stop_on_entry: bool, out: &mut Outbox) {
@@ -470,6 +435,7 @@ impl<G: GdbMachine> LaunchedProgram for DapProgram<G> {
 
     fn run_burst(&mut self, out: &mut Outbox) {
         self.run_motion(out);
+        self.debugger_notes(out);
     }
 
     fn console_input(&mut self, bytes: &[u8]) {

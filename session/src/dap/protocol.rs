@@ -319,6 +319,15 @@ pub struct ExitedEventBody {
     pub exit_code: i64,
 }
 
+/// The `thread` event's body: the program's one thread started (once the program exists, so
+/// a client can pause a session that never stopped) or exited.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadEventBody {
+    pub reason: String,
+    pub thread_id: i64,
+}
+
 /// The `memory` event's body.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -7,9 +7,18 @@ use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::WatchKind;
 use gdbstub::arch::{Arch, Registers};
 
-use super::oracle::{End, Ending};
+use super::oracle::{End, Ending, Trace};
 use super::wire::{dap_registers, gdb_bytes, gdb_raw, Seen};
 use super::{Case, Cmd, Proto, BURST, BURSTS_PER_MOTION};
+
+/// The reverse motions by line and out of a frame (asmdbg's one rule, session/src/reverse.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Way {
+    Next,
+    Step,
+    NextInstruction,
+    Finish,
+}
 
 /// What the model expects of a stop.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +56,8 @@ impl<G: GdbMachine> Case<G> {
                 ..
             }
         ) || matches!(seen, Seen::Dap { reason, .. } if reason == "pause");
-        if interrupted || matches!(seen, Seen::Nothing) {
+        let refused_finish = cmd == Cmd::ReverseFinish && matches!(seen, Seen::Nothing);
+        if interrupted || (matches!(seen, Seen::Nothing) && !refused_finish) {
             return Want::Loose;
         }
         let (trace, _) = self.oracle.run(
@@ -62,16 +72,36 @@ impl<G: GdbMachine> Case<G> {
             })
         };
         let watch = |c: u64| trace.watch.get(c as usize).copied().flatten();
-        let reverse = matches!(
-            cmd,
-            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue
-        );
+        let reverse = cmd.is_reverse();
         let rsp = self.proto == Proto::Rsp;
         if reverse {
+            if cmd == Cmd::ReverseFinish && matches!(seen, Seen::Nothing) {
+                // Refused: the forward run must be in the program's own frame.
+                let outermost = trace
+                    .acts
+                    .get(from as usize)
+                    .is_some_and(|&a| trace.calls[a as usize].parent.is_none());
+                // (After a jump, or in an interrupt, the model does not know the calls the
+                // frame rules show: any answer goes.)
+                let unknown = trace.jumped_at.is_some_and(|j| j <= from)
+                    || trace
+                        .acts
+                        .get(from as usize)
+                        .is_some_and(|&a| trace.interrupted(a));
+                return match outermost || unknown {
+                    true => Want::At(from, Reason::Quiet),
+                    false => Want::At(from, Reason::Begin),
+                };
+            }
             if from == 0 {
                 return Want::At(0, Reason::Begin);
             }
+            let walk = |way| self.walk(way, from, &trace, &bp, &watch);
             return match (cmd, rsp) {
+                (Cmd::ReverseLine, _) | (Cmd::ReverseStepLine, false) => walk(Way::Next),
+                (Cmd::ReverseStepLine, true) => walk(Way::Step),
+                (Cmd::ReverseNextInstruction, true) => walk(Way::NextInstruction),
+                (Cmd::ReverseFinish, _) => walk(Way::Finish),
                 (Cmd::ReverseContinue, _) => {
                     let hit = (0..from).rev().find(|&c| bp(c) || watch(c).is_some());
                     match hit {
@@ -95,7 +125,9 @@ impl<G: GdbMachine> Case<G> {
                         _ => Want::At(back, Reason::Step),
                     }
                 }
-                (Cmd::ReverseStep, false) => Want::At(from - 1, Reason::Step),
+                (Cmd::ReverseStep | Cmd::ReverseNextInstruction, false) => {
+                    Want::At(from - 1, Reason::Step)
+                }
                 _ => Want::Loose,
             };
         }
@@ -169,6 +201,134 @@ impl<G: GdbMachine> Case<G> {
         }
     }
 
+    /// Where a reverse motion by line or out of the frame from count `from` stops, by the
+    /// forward run's calls (followed by what each instruction does to the PC, not by frame
+    /// rules) and the program's line rows: back to the start of a row in the same call; a
+    /// call that call made is passed back to its beginning and one instruction more (`Next`,
+    /// `NextInstruction`) or entered (`Step`); back past the call's beginning goes on in its
+    /// caller; `Finish` goes back to the beginning of the call and one more. On the way, a
+    /// watched access stops it (gdb: just after it, as a reverse step reports one; DAP: just
+    /// before it) and so does a breakpoint.
+    fn walk(
+        &self,
+        way: Way,
+        from: u64,
+        trace: &Trace,
+        bp: &dyn Fn(u64) -> bool,
+        watch: &dyn Fn(u64) -> Option<(WatchKind, u64)>,
+    ) -> Want {
+        let rsp = self.proto == Proto::Rsp;
+        // Jumps and interrupts make calls the model does not follow.
+        if trace.jumped_at.is_some_and(|j| j <= from) {
+            return Want::Loose;
+        }
+        let acts = &trace.acts;
+        let act = |c: u64| acts[c as usize];
+        let Some(&start) = acts.get(from as usize) else {
+            return Want::Loose;
+        };
+        if trace.interrupted(start) {
+            return Want::Loose;
+        }
+        let gdb = |c: u64| self.oracle.fresh.native_code_to_gdb(trace.pcs[c as usize]);
+        let line_start = |c: u64| {
+            self.oracle
+                .facts
+                .row(gdb(c))
+                .map_or(true, |r| r.start == gdb(c))
+        };
+        // A step back over instruction c, to the state at c.
+        let step_hit = |c: u64| -> Option<Want> {
+            if let Some((kind, addr)) = watch(c) {
+                if !rsp {
+                    return Some(Want::At(c, Reason::Watch(kind, addr)));
+                }
+                if !(c + 1 == from && self.reverse_watch_at == Some(from)) {
+                    return Some(Want::At(c + 1, Reason::Watch(kind, addr)));
+                }
+            }
+            bp(c).then_some(Want::At(c, Reason::Breakpoint))
+        };
+        // Back from state `at` to the beginning of call `callee` (a reverse search with a
+        // breakpoint at its entry, passing other calls' entries).
+        let to_entry = |callee: u32, at: u64| -> Result<u64, Want> {
+            let entry = trace.pcs[trace.calls[callee as usize].begin as usize];
+            if trace.pcs[at as usize] == entry && act(at) == callee {
+                return Ok(at);
+            }
+            // The search's breakpoints (the user's, and the one at the entry) hide a watched
+            // access of the same instruction, as a reverse-continue's do.
+            for x in (0..at).rev() {
+                if bp(x) {
+                    return Err(Want::At(x, Reason::Breakpoint));
+                }
+                if trace.pcs[x as usize] == entry {
+                    if act(x) == callee {
+                        return Ok(x);
+                    }
+                    continue;
+                }
+                if let Some((kind, addr)) = watch(x) {
+                    let stop = if rsp { x + 1 } else { x };
+                    return Err(Want::At(stop, Reason::Watch(kind, addr)));
+                }
+            }
+            Err(Want::At(0, Reason::Begin))
+        };
+        let mut frame = start;
+        let mut c = from;
+        if way == Way::Finish {
+            c = match to_entry(start, from) {
+                Ok(e) => e,
+                Err(want) => return want,
+            };
+            if c == 0 {
+                return Want::At(0, Reason::Begin);
+            }
+            return step_hit(c - 1).unwrap_or(Want::At(c - 1, Reason::Step));
+        }
+        loop {
+            if c == 0 {
+                return Want::At(0, Reason::Begin);
+            }
+            if let Some(want) = step_hit(c - 1) {
+                return want;
+            }
+            c -= 1;
+            let a = act(c);
+            if trace.interrupted(a) {
+                return Want::Loose;
+            }
+            if a != frame && trace.within(a, frame) {
+                let mut callee = a;
+                while trace.calls[callee as usize].parent != Some(frame) {
+                    callee = trace.calls[callee as usize].parent.expect("within");
+                }
+                if way == Way::Step {
+                    frame = a;
+                } else {
+                    c = match to_entry(callee, c) {
+                        Ok(e) => e,
+                        Err(want) => return want,
+                    };
+                    if c == 0 {
+                        return Want::At(0, Reason::Begin);
+                    }
+                    if let Some(want) = step_hit(c - 1) {
+                        return want;
+                    }
+                    c -= 1;
+                    frame = act(c);
+                }
+            } else if a != frame {
+                frame = a;
+            }
+            if way == Way::NextInstruction || line_start(c) {
+                return Want::At(c, Reason::Step);
+            }
+        }
+    }
+
     /// Checks a motion's stop (`want`) and the state there; updates the model.
     pub(super) fn after(
         &mut self,
@@ -205,10 +365,7 @@ impl<G: GdbMachine> Case<G> {
         let at = self.session_count();
         let _ = writeln!(self.log, "  -> {seen:?} at {at} (from {from})");
         self.now = at;
-        let forward = !matches!(
-            cmd,
-            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue | Cmd::Goto(_)
-        );
+        let forward = !cmd.is_reverse() && !matches!(cmd, Cmd::Goto(_));
         if forward && at > self.frontier {
             self.frontier = at;
         }
@@ -227,6 +384,10 @@ impl<G: GdbMachine> Case<G> {
             }
             Want::Loose => self.check_loose(cmd, from, at, &reason)?,
         }
+        if matches!(seen, Seen::Nothing) {
+            // Refused (a step out of the outermost frame): nothing moved or changed.
+            return self.check_state(&format!("{cmd:?}"));
+        }
         // The model's flags after this stop.
         let reverse = !forward;
         // Moving back leaves the program's end; a reverse motion that could not move does not.
@@ -244,8 +405,8 @@ impl<G: GdbMachine> Case<G> {
                 self.pending_watch && at == from && reason == Some(Reason::Begin)
             };
         self.reverse_watch_at = match (&reason, cmd) {
-            (Some(Reason::Watch(..)), Cmd::ReverseStep | Cmd::ReverseLine)
-                if self.proto == Proto::Rsp =>
+            (Some(Reason::Watch(..)), c)
+                if c.is_reverse() && c != Cmd::ReverseContinue && self.proto == Proto::Rsp =>
             {
                 Some(at)
             }
@@ -287,12 +448,10 @@ impl<G: GdbMachine> Case<G> {
         at: u64,
         reason: &Option<Reason>,
     ) -> Result<(), String> {
-        let reverse = matches!(
-            cmd,
-            Cmd::ReverseStep | Cmd::ReverseLine | Cmd::ReverseContinue
-        );
-        if reverse {
-            if at > from || (at == from && from > 0 && reason != &Some(Reason::Step)) {
+        if cmd.is_reverse() {
+            // gdb is told of a watched access a reverse step would go back over in place.
+            let in_place = self.proto == Proto::Rsp && matches!(reason, Some(Reason::Watch(..)));
+            if at > from || (at == from && from > 0 && reason != &Some(Reason::Step) && !in_place) {
                 return self.fail(format!("{cmd:?} from {from} went forward to {at}"));
             }
             return Ok(());
@@ -475,7 +634,25 @@ impl<G: GdbMachine> Case<G> {
                 String::from_utf8_lossy(&self.expected_shown)
             ));
         }
-        let regions = self.p.regions;
+        // The notes of changes in the past: on the debugger's console, in order (gdb's gets
+        // them with its next resume).
+        let console = match (&self.rsp, &self.dap) {
+            (Some(rsp), _) => rsp.gdb_console.clone(),
+            (_, Some(dap)) => dap.debugger_console.clone(),
+            _ => String::new(),
+        };
+        let shown: Vec<&str> = console
+            .lines()
+            .filter(|l| l.contains("was discarded"))
+            .collect();
+        let made: Vec<&str> = self.discards.iter().map(|n| n.trim_end()).collect();
+        let lagging = self.proto == Proto::Rsp && !self.notes_sent;
+        if !(shown == made || (lagging && made.starts_with(&shown))) {
+            return self.fail(format!(
+                "after {after}: the debugger's console said {shown:?}; the changes in the past make {made:?}"
+            ));
+        }
+        let regions = self.regions.clone();
         match (&mut self.rsp, &mut self.dap) {
             (Some(rsp), _) => {
                 let mut regs = <G::Arch as Arch>::Registers::default();
@@ -494,7 +671,7 @@ impl<G: GdbMachine> Case<G> {
                         self.p.isa, self.log
                     ));
                 }
-                for &(start, end) in regions {
+                for &(start, end) in &regions {
                     let got = rsp.request(&format!("m{start:x},{:x}", end - start))?;
                     let want = gdb_bytes(&expected, start, end);
                     if got != want {
@@ -511,7 +688,7 @@ impl<G: GdbMachine> Case<G> {
                 let regs = dap.registers()?;
                 let want_regs = dap_registers(&expected);
                 let mut mem = Vec::new();
-                for &(start, end) in regions {
+                for &(start, end) in &regions {
                     mem.push((
                         dap.memory(start, end - start)?,
                         gdb_raw(&expected, start, end),

@@ -27,7 +27,10 @@
 
 mod expect;
 mod oracle;
+mod programs;
 mod wire;
+
+pub use programs::{device_options, generated, program, Program};
 
 use expect::{Reason, Want};
 use oracle::{Ev, Oracle};
@@ -38,7 +41,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
-use asmdbg_core::{resolve_address, Backend, MachineOptions, WatchKind};
+use asmdbg_core::{resolve_address, Backend, Machine, MachineOptions, WatchKind};
 use serde_json::{json, Value};
 
 /// Instructions per burst: small, so that a motion that never stops is interrupted soon.
@@ -84,8 +87,15 @@ pub enum Cmd {
     StepOut,
     /// RSP `bs`, DAP `stepBack` by instruction.
     ReverseStep,
-    /// DAP `stepBack` by line (RSP `bs`).
+    /// gdb's `reverse-next` (the helper script: `monitor asmdbg-reverse next`, then `bs`);
+    /// DAP `stepBack` by line.
     ReverseLine,
+    /// gdb's `reverse-step` (armed the same way); DAP `stepBack` by line.
+    ReverseStepLine,
+    /// gdb's `reverse-finish`; DAP `asmdbgStepOutBack`.
+    ReverseFinish,
+    /// gdb's `reverse-nexti`; DAP `stepBack` by instruction.
+    ReverseNextInstruction,
     ReverseContinue,
     /// `monitor goto N`, N = frontier * n / 255.
     Goto(u8),
@@ -102,6 +112,19 @@ pub enum Cmd {
 }
 
 impl Cmd {
+    /// A motion backwards.
+    pub fn is_reverse(self) -> bool {
+        matches!(
+            self,
+            Cmd::ReverseStep
+                | Cmd::ReverseLine
+                | Cmd::ReverseStepLine
+                | Cmd::ReverseFinish
+                | Cmd::ReverseNextInstruction
+                | Cmd::ReverseContinue
+        )
+    }
+
     /// Commands from fuzz bytes, two bytes each.
     pub fn decode(bytes: &[u8]) -> Vec<Cmd> {
         bytes
@@ -116,7 +139,12 @@ impl Cmd {
                     4 => Cmd::NextLine,
                     5 => Cmd::StepOut,
                     6 => Cmd::ReverseStep,
-                    7 => Cmd::ReverseLine,
+                    7 => match pair[0] / 16 % 4 {
+                        0 => Cmd::ReverseLine,
+                        1 => Cmd::ReverseStepLine,
+                        2 => Cmd::ReverseFinish,
+                        _ => Cmd::ReverseNextInstruction,
+                    },
                     8 => Cmd::ReverseContinue,
                     9 => Cmd::Goto(n),
                     10 => Cmd::Jump(n),
@@ -130,253 +158,90 @@ impl Cmd {
     }
 }
 
-/// A program each machine runs: it reads keys (where the machine has a console), calls a
-/// subroutine that writes, reads and rewrites a watched word, prints, and ends after a few
-/// rounds.
-pub struct Program {
-    pub isa: Isa,
-    pub file: &'static str,
-    pub source: &'static str,
-    /// Labels of data words to watch and write.
-    pub data: &'static [&'static str],
-    /// Code labels, and how many instructions from each to offer as breakpoints.
-    pub code: &'static [(&'static str, u64)],
-    /// gdb byte ranges compared at every stop.
-    pub regions: &'static [(u64, u64)],
-    /// The machine reads keys.
-    pub keys: bool,
-    /// Its console reads lines (MARS): a key is typed with Enter.
-    pub lines: bool,
-}
-
-pub const LC3: Program = Program {
-    isa: Isa::Lc3,
-    file: "model.asm",
-    source: "        .ORIG x3000
-MAIN    AND R5, R5, #0
-LOOP    GETC
-        JSR KEEP
-        ADD R5, R5, #1
-        LEA R0, MSG
-        PUTS
-        ADD R1, R5, #-4
-        BRn LOOP
-        HALT
-KEEP    ST R0, LAST
-        LD R1, LAST
-        ADD R1, R1, #1
-        ST R1, COUNT
-        LD R2, COUNT
-        ADD R2, R2, R1
-        ST R2, LAST
-        RET
-LAST    .FILL 0
-COUNT   .FILL 0
-MSG     .STRINGZ \"ok\\n\"
-        .END
-",
-    data: &["LAST", "COUNT"],
-    code: &[("MAIN", 17)],
-    // x3000..x3020 as gdb sees it (two bytes a word), and the OS's stack area.
-    regions: &[(0x6000, 0x6040), (0x5ff0, 0x6000)],
-    keys: true,
-    lines: false,
-};
-
-pub const MIPS: Program = Program {
-    isa: Isa::Mips,
-    file: "model.asm",
-    source: "        .data
-last:   .word 0
-count:  .word 0
-msg:    .asciiz \"ok\\n\"
-        .text
-main:   li $s0, 0
-loop:   li $v0, 12
-        syscall
-        move $a0, $v0
-        jal keep
-        addi $s0, $s0, 1
-        li $v0, 4
-        la $a0, msg
-        syscall
-        blt $s0, 4, loop
-        li $v0, 10
-        syscall
-keep:   addi $sp, $sp, -4
-        sw $ra, 0($sp)
-        sw $a0, last
-        lw $t1, last
-        addi $t1, $t1, 1
-        sw $t1, count
-        lw $t2, count
-        add $t2, $t2, $t1
-        sw $t2, last
-        lw $ra, 0($sp)
-        addi $sp, $sp, 4
-        jr $ra
-",
-    data: &["last", "count"],
-    code: &[("main", 31)],
-    regions: &[(0x1001_0000, 0x1001_0010), (0x7fff_eff0, 0x7fff_f000)],
-    keys: true,
-    lines: true,
-};
-
-pub const SIMPLERISC: Program = Program {
-    isa: Isa::SimpleRisc,
-    file: "model.asm",
-    source: ".main:
-    mov r5, 0
-    mov r6, 3
-loop:
-    call keep
-    add r5, r5, 1
-    .print r5
-    cmp r6, r5
-    bgt loop
-    b done
-keep:
-    sub sp, sp, 4
-    st ra, 0[sp]
-    ld r1, 100[r0]
-    add r1, r1, r5
-    st r1, 100[r0]
-    ld r2, 104[r0]
-    add r2, r2, r1
-    st r2, 104[r0]
-    ld ra, 0[sp]
-    add sp, sp, 4
-    ret
-done:
-    nop
-",
-    data: &["100", "104"],
-    code: &[(".main", 20)],
-    regions: &[(96, 112), (4080, 4096)],
-    keys: false,
-    lines: false,
-};
-
-/// The device program: main turns on keyboard interrupts and, for each key the handler
-/// counted, calls `keep` and sends a character through the transmitter (polling its ready
-/// bit); the handler reads the key (clearing the receiver's ready bit) into `last` and counts
-/// it. Keys come on a schedule (the machine's options), so the oracle's fresh machine gets
-/// them at the same counts.
-pub const MIPS_DEVICES: Program = Program {
-    isa: Isa::MipsDevices,
-    file: "devices.asm",
-    source: "        .data
-last:   .word 0
-count:  .word 0
-        .text
-main:   lui $s1, 0xffff
-        li $t0, 2
-        sw $t0, 0($s1)
-        li $s0, 0
-wait:   lw $t0, count
-        ble $t0, $s0, wait
-        lw $a0, last
-        jal keep
-        addi $s0, $s0, 1
-send:   lw $t0, 8($s1)
-        andi $t0, $t0, 1
-        beqz $t0, send
-        addi $t1, $s0, 96
-        sw $t1, 12($s1)
-        blt $s0, 3, wait
-        li $v0, 10
-        syscall
-keep:   addi $sp, $sp, -4
-        sw $ra, 0($sp)
-        addi $t1, $a0, 1
-        sw $t1, last
-        lw $ra, 0($sp)
-        addi $sp, $sp, 4
-        jr $ra
-        .ktext 0x80000180
-        lui $k0, 0xffff
-        lw $k1, 4($k0)
-        sw $k1, last
-        lw $k1, count
-        addi $k1, $k1, 1
-        sw $k1, count
-        eret
-",
-    data: &["last", "count"],
-    code: &[("main", 27)],
-    // The data words, the stack's top and the device's four words.
-    regions: &[
-        (0x1001_0000, 0x1001_0008),
-        (0x7fff_eff0, 0x7fff_f000),
-        (0xffff_0000, 0xffff_0010),
-    ],
-    keys: false,
-    lines: false,
-};
-
-/// The keys of [`MIPS_DEVICES`]: a key every few hundred instructions.
-fn device_options() -> MachineOptions {
-    MachineOptions {
-        mmio: true,
-        keys: [(40, b'a'), (300, b'b'), (700, b'c'), (1500, b'd')]
-            .iter()
-            .map(|&(at, key)| asmdbg_core::ScheduledKey { at, key })
-            .collect(),
-        ..MachineOptions::default()
-    }
-}
-
-pub fn program(isa: Isa) -> &'static Program {
-    match isa {
-        Isa::Lc3 => &LC3,
-        Isa::Mips => &MIPS,
-        Isa::SimpleRisc => &SIMPLERISC,
-        Isa::MipsDevices => &MIPS_DEVICES,
-    }
-}
-
-/// Runs one case: `cmds` against `proto`'s session of `isa`'s machine. `Err` says which
-/// command broke which invariant, with the commands so far.
+/// Runs one case: `cmds` against `proto`'s session of `isa`'s machine, on its fixed program.
+/// `Err` says which command broke which invariant, with the commands so far.
 pub fn run_case(isa: Isa, proto: Proto, cmds: &[Cmd]) -> Result<(), String> {
-    let p = program(isa);
-    let opts = MachineOptions::default();
-    match isa {
-        Isa::Lc3 => play(p, proto, cmds, &asmdbg_lc3::BACKEND, move || {
-            asmdbg_lc3::load_machine(p.file, p.source.as_bytes(), &opts)
-        }),
-        Isa::Mips => play(p, proto, cmds, &asmdbg_mips::BACKEND, move || {
-            asmdbg_mips::load_machine(p.file, p.source, &opts)
-        }),
-        Isa::SimpleRisc => play(p, proto, cmds, &asmdbg_simplerisc::BACKEND, move || {
-            asmdbg_simplerisc::load_machine(p.file, p.source, &opts)
-        }),
-        Isa::MipsDevices => {
-            let opts = device_options();
-            play(p, proto, cmds, &asmdbg_mips::BACKEND, move || {
-                asmdbg_mips::load_machine(p.file, p.source, &opts)
-            })
-        }
+    run_program(program(isa), proto, cmds)
+}
+
+/// The same on a program generated from `shape` ([`programs::generated`]; `isa` LC-3, MIPS
+/// or SimpleRISC).
+pub fn run_generated(isa: Isa, shape: &[u8], proto: Proto, cmds: &[Cmd]) -> Result<(), String> {
+    run_program(generated(isa, shape), proto, cmds)
+}
+
+/// The word of `bytes` little endian bytes of code at the machine's pc (gdb's view).
+fn code_word<G: GdbMachine>(m: &G, bytes: u64) -> u32 {
+    let gdb = m.native_code_to_gdb(m.pc());
+    (0..bytes).fold(0u32, |w, i| {
+        w | u32::from(m.gdb_read_byte(gdb + i).unwrap_or(0)) << (8 * i)
+    })
+}
+
+fn run_program(p: Program, proto: Proto, cmds: &[Cmd]) -> Result<(), String> {
+    let p = std::rc::Rc::new(p);
+    let opts = match p.isa {
+        Isa::MipsDevices => device_options(),
+        _ => MachineOptions::default(),
+    };
+    let q = p.clone();
+    match p.isa {
+        Isa::Lc3 => play(
+            p,
+            proto,
+            cmds,
+            &asmdbg_lc3::BACKEND,
+            move || asmdbg_lc3::load_machine(&q.file, q.source.as_bytes(), &opts),
+            Box::new(|m: &asmdbg_lc3::Lc3Machine| {
+                let pc = m.pc() as u16;
+                asmdbg_lc3::decode::decode(code_word(m, 2) as u16).flow(pc)
+            }),
+        ),
+        Isa::Mips | Isa::MipsDevices => play(
+            p,
+            proto,
+            cmds,
+            &asmdbg_mips::BACKEND,
+            move || asmdbg_mips::load_machine(&q.file, &q.source, &opts),
+            Box::new(|m: &asmdbg_mips::MipsMachine| {
+                asmdbg_mips::decode::decode(code_word(m, 4)).flow(m.pc() as u32)
+            }),
+        ),
+        Isa::SimpleRisc => play(
+            p,
+            proto,
+            cmds,
+            &asmdbg_simplerisc::BACKEND,
+            move || asmdbg_simplerisc::load_machine(&q.file, &q.source, &opts),
+            Box::new(|m: &asmdbg_simplerisc::SrMachine| {
+                asmdbg_simplerisc::decode::decode(code_word(m, 4)).flow(m.pc())
+            }),
+        ),
     }
 }
 
-/// One case on the machine `load` makes (afresh for the oracle each time it asks).
+/// One case on the machine `load` makes (afresh for the oracle each time it asks); `flow`
+/// says where the instruction at a machine's pc goes (native addresses).
 fn play<G: GdbMachine, B: Backend<Machine = G>>(
-    p: &'static Program,
+    p: std::rc::Rc<Program>,
     proto: Proto,
     cmds: &[Cmd],
     backend: &B,
     load: impl Fn() -> Result<G, asmdbg_core::LoadError> + 'static,
+    flow: Box<dyn Fn(&G) -> asmdbg_core::flow::Flow>,
 ) -> Result<(), String> {
-    let machine = load().map_err(|e| e.to_string())?;
+    let machine = load().map_err(|e| format!("{e}\n{}", p.source))?;
     let image = backend
         .image(&machine, &MachineOptions::default())
         .map_err(|e| e.to_string())?;
     let fresh = Box::new(move || load().expect("it loaded once"));
-    Case::new(p, proto, fresh, machine, image).play(cmds)
+    Case::new(p, proto, fresh, flow, machine, image).play(cmds)
 }
+
 struct Case<G: GdbMachine> {
-    p: &'static Program,
+    p: std::rc::Rc<Program>,
+    /// gdb byte ranges compared at every stop.
+    regions: Vec<(u64, u64)>,
     proto: Proto,
     oracle: Oracle<G>,
     rsp: Option<RspWire<G>>,
@@ -413,6 +278,11 @@ struct Case<G: GdbMachine> {
     /// RSP: the fault message the console shows after the output of the stop that reported
     /// the fault.
     note: Option<String>,
+    /// The notes of changes in the past that dropped the recorded future, in order: the
+    /// debugger's console (gdb's, at the next resume; the DAP's Debug Console) shows them.
+    discards: Vec<String>,
+    /// RSP: gdb resumed since the last of them (its console has them all).
+    notes_sent: bool,
     /// The session ended (program exited).
     over: bool,
     keys_typed: u8,
@@ -424,16 +294,22 @@ struct Case<G: GdbMachine> {
 
 impl<G: GdbMachine> Case<G> {
     fn new(
-        p: &'static Program,
+        p: std::rc::Rc<Program>,
         proto: Proto,
         load: Box<dyn Fn() -> G>,
+        flow: Box<dyn Fn(&G) -> asmdbg_core::flow::Flow>,
         machine: G,
         image: asmdbg_core::elf::ElfImage,
     ) -> Self {
         let mut code = Vec::new();
-        for &(label, n) in p.code {
+        let step = if machine.unit_bytes() == 2 { 1 } else { 4 };
+        let end = p
+            .code_end
+            .as_deref()
+            .and_then(|l| resolve_address(&machine, l));
+        for (label, n) in &p.code {
             if let Some(start) = resolve_address(&machine, label) {
-                let step = if machine.unit_bytes() == 2 { 1 } else { 4 };
+                let n = end.map_or(*n, |e| e.saturating_sub(start) / step);
                 for i in 0..n {
                     code.push(machine.native_code_to_gdb(start + i * step));
                 }
@@ -444,6 +320,15 @@ impl<G: GdbMachine> Case<G> {
             .iter()
             .filter_map(|l| resolve_address(&machine, l))
             .collect();
+        let mut regions = p.regions.clone();
+        for (label, words) in &p.data_regions {
+            if let Some(start) = resolve_address(&machine, label) {
+                let a = machine.native_to_gdb(start);
+                let bytes = words * u64::from(machine.unit_bytes() * machine.word_units());
+                regions.push((a, a + bytes));
+            }
+        }
+        let facts = asmdbg_session::frames::FrameFacts::new(image.debug.clone());
         let unit_bytes = u64::from(machine.unit_bytes());
         let word_units = u64::from(machine.word_units());
         let fault_exit = machine.fault_exit_status();
@@ -451,16 +336,19 @@ impl<G: GdbMachine> Case<G> {
         let mut target = Debuggee::new(machine);
         target.record_history(64 << 20);
         let (rsp, dap) = match proto {
-            Proto::Rsp => (Some(RspWire::new(target)), None),
+            Proto::Rsp => (Some(RspWire::new(target, image.debug.clone())), None),
             Proto::Dap => (None, Some(DapWire::new(target, image))),
         };
         Case {
             p,
+            regions,
             proto,
             oracle: Oracle {
                 load,
                 fresh,
                 timeline: Vec::new(),
+                flow,
+                facts,
             },
             rsp,
             dap,
@@ -481,6 +369,8 @@ impl<G: GdbMachine> Case<G> {
             attempted: 0,
             held_at: 0,
             note: None,
+            discards: Vec::new(),
+            notes_sent: true,
             over: false,
             keys_typed: 0,
             log: String::new(),
@@ -491,8 +381,12 @@ impl<G: GdbMachine> Case<G> {
     }
 
     fn fail(&self, what: String) -> Result<(), String> {
+        let program = match self.p.file.as_str() {
+            "generated.asm" => format!("the program:\n{}", self.p.source),
+            _ => String::new(),
+        };
         Err(format!(
-            "{:?} over {:?}: {what}\ncommands and stops so far:\n{}",
+            "{:?} over {:?}: {what}\ncommands and stops so far:\n{}{program}",
             self.p.isa, self.proto, self.log
         ))
     }
@@ -510,6 +404,16 @@ impl<G: GdbMachine> Case<G> {
             self.command(cmd)?;
         }
         Ok(())
+    }
+
+    /// Whether the forward run is in the program's own frame at the machine's count (no call
+    /// under way to step out of).
+    fn outermost(&self) -> bool {
+        let (trace, _) = self.oracle.run(&[], self.now, None);
+        trace
+            .acts
+            .get(self.now as usize)
+            .map_or(true, |&a| trace.calls[a as usize].parent.is_none())
     }
 
     /// The count of the session's machine.
@@ -645,10 +549,10 @@ impl<G: GdbMachine> Case<G> {
     fn state_written(&mut self, ev: Ev) {
         let now = self.now;
         if now < self.frontier {
-            self.note = Some(format!(
-                "[asmdbg: the machine was changed at instruction {now} of {}: the recorded run after it is dropped and it runs live from here]",
-                self.frontier
-            ));
+            // The debugger's console says so (not the program's).
+            self.discards
+                .push(asmdbg_core::gdb::discarded_note(now, self.frontier));
+            self.notes_sent = false;
             // Everything that came in at `now` stays: it is part of the state at `now`.
             self.oracle.timeline.retain(|(at, _)| *at <= now);
             self.frontier = now;
@@ -800,20 +704,41 @@ impl<G: GdbMachine> Case<G> {
     /// Plays a motion over RSP: the request, bursts until the stop reply (keys for a waiting
     /// guest, Ctrl-C if it takes too long).
     fn rsp_motion(&mut self, cmd: Cmd) -> Result<Seen, String> {
+        // The helper script's motions: armed, then run by a `bs`. Its reverse-finish refuses
+        // the outermost frame itself (gdb knows it has no caller).
+        let armed = match cmd {
+            Cmd::ReverseLine => Some("next 1"),
+            Cmd::ReverseStepLine => Some("step 1"),
+            Cmd::ReverseNextInstruction => Some("nexti 1"),
+            Cmd::ReverseFinish if self.outermost() => return Ok(Seen::Nothing),
+            Cmd::ReverseFinish => Some("finish 0"),
+            _ => None,
+        };
+        if let Some(words) = armed {
+            let reply = self
+                .rsp
+                .as_mut()
+                .expect("rsp")
+                .monitor(&format!("asmdbg-reverse {words}"))?;
+            if !reply.trim().is_empty() {
+                return Err(format!("monitor asmdbg-reverse {words} answered {reply:?}"));
+            }
+        }
         let packet = match cmd {
             Cmd::Continue | Cmd::StepOut => "vCont;c",
-            Cmd::ReverseStep | Cmd::ReverseLine => "bs",
             Cmd::ReverseContinue => "bc",
+            c if c.is_reverse() => "bs",
             _ => "vCont;s",
         };
         self.rsp.as_mut().expect("rsp").send(packet);
+        self.notes_sent = true;
         let mut bursts = 0;
         let mut idle = 0;
         let mut fed = 0;
         loop {
             let rsp = self.rsp.as_mut().expect("rsp");
             let poll = rsp.poll();
-            if let Some(reply) = rsp.reply() {
+            if let Some(reply) = rsp.stop_reply() {
                 self.collect_shown();
                 return Ok(parse_stop(&reply));
             }
@@ -869,22 +794,18 @@ impl<G: GdbMachine> Case<G> {
             Cmd::StepLine => ("stepIn", json!({"threadId": 1})),
             Cmd::NextLine => ("next", json!({"threadId": 1})),
             Cmd::StepOut => ("stepOut", json!({"threadId": 1})),
-            Cmd::ReverseStep => (
+            Cmd::ReverseStep | Cmd::ReverseNextInstruction => (
                 "stepBack",
                 json!({"threadId": 1, "granularity": "instruction"}),
             ),
-            Cmd::ReverseLine => ("stepBack", json!({"threadId": 1})),
+            Cmd::ReverseLine | Cmd::ReverseStepLine => ("stepBack", json!({"threadId": 1})),
+            Cmd::ReverseFinish => ("asmdbgStepOutBack", json!({"threadId": 1})),
             _ => ("reverseContinue", json!({"threadId": 1})),
         };
-        // A step back by line is a seek per instruction (README, known limits): interrupted
-        // sooner, or one over the LC-3 OS's polling loops takes seconds.
-        let patience = match cmd {
-            Cmd::ReverseLine => BURSTS_PER_MOTION / 4,
-            _ => BURSTS_PER_MOTION,
-        };
+        let patience = BURSTS_PER_MOTION;
         let response = self.dap.as_mut().expect("dap").request(command, args)?;
         if response["success"] != true {
-            // stepOut from the outermost frame: refused, nothing moves.
+            // stepOut (forwards or backwards) from the outermost frame: refused, nothing moves.
             return Ok(Seen::Nothing);
         }
         let mut bursts = 0;

@@ -2,8 +2,10 @@
 //! came from outside (keys, writes, jumps) at the counts it came, stepped from the start; its
 //! trace of the PC and of the watched accesses at every count, and how it ends.
 
+use asmdbg_core::flow::Flow;
 use asmdbg_core::gdb::GdbMachine;
 use asmdbg_core::{StopEvent, WatchKind};
+use asmdbg_session::frames::FrameFacts;
 
 use super::ORACLE_LIMIT;
 
@@ -51,6 +53,22 @@ pub(super) struct Trace {
     /// a MIPS exit runs again at each resume).
     pub(super) ends: Vec<Ending>,
     pub(super) end: End,
+    /// The call each count's instruction runs in (an index into `calls`).
+    pub(super) acts: Vec<u32>,
+    /// Every call: the one that made it (none for the program's own), whether it was entered
+    /// without a call instruction (an interrupt or exception), and the count it began at.
+    pub(super) calls: Vec<Call>,
+    /// The first count where the PC was set from outside (a jump): calls are not followed
+    /// past it.
+    pub(super) jumped_at: Option<u64>,
+}
+
+/// A call in the forward run (see [`Trace::calls`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Call {
+    pub(super) parent: Option<u32>,
+    pub(super) interrupt: bool,
+    pub(super) begin: u64,
 }
 
 /// A step that ended the program: from count `by`, leaving it at count `at`.
@@ -71,6 +89,30 @@ impl Trace {
     pub(super) fn last(&self) -> u64 {
         self.pcs.len() as u64 - 1
     }
+
+    /// Whether call `inner` is `outer` or was made (directly or not) by it.
+    pub(super) fn within(&self, inner: u32, outer: u32) -> bool {
+        let mut c = Some(inner);
+        while let Some(x) = c {
+            if x == outer {
+                return true;
+            }
+            c = self.calls[x as usize].parent;
+        }
+        false
+    }
+
+    /// Whether call `inner` or one of its callers was entered by an interrupt.
+    pub(super) fn interrupted(&self, inner: u32) -> bool {
+        let mut c = Some(inner);
+        while let Some(x) = c {
+            if self.calls[x as usize].interrupt {
+                return true;
+            }
+            c = self.calls[x as usize].parent;
+        }
+        false
+    }
 }
 
 /// The forward-only machine: loaded afresh, given the timeline, stepped.
@@ -81,6 +123,10 @@ pub(super) struct Oracle<G: GdbMachine> {
     pub(super) fresh: G,
     /// Events by count, in the order they happened.
     pub(super) timeline: Vec<(u64, Ev)>,
+    /// Where the instruction at a machine's pc goes (native addresses).
+    pub(super) flow: Box<dyn Fn(&G) -> Flow>,
+    /// The program's lines (and frames) as its debug information gives them.
+    pub(super) facts: FrameFacts,
 }
 
 impl<G: GdbMachine> Oracle<G> {
@@ -131,11 +177,24 @@ impl<G: GdbMachine> Oracle<G> {
             output: Vec::new(),
             ends: Vec::new(),
             end: End::Limit(0),
+            acts: Vec::new(),
+            calls: vec![Call {
+                parent: None,
+                interrupt: false,
+                begin: 0,
+            }],
+            jumped_at: None,
         };
+        // The calls under way, the innermost last.
+        let mut stack: Vec<u32> = vec![0];
+        let size = if m.unit_bytes() == 2 { 1 } else { 4 };
         let mut next = 0;
         loop {
             let count = m.instructions_executed();
             while next < self.timeline.len() && self.timeline[next].0 <= count {
+                if matches!(self.timeline[next].1, Ev::SetPc(_)) && trace.jumped_at.is_none() {
+                    trace.jumped_at = Some(count);
+                }
                 Self::apply(&mut m, &self.timeline[next].1);
                 next += 1;
             }
@@ -143,10 +202,15 @@ impl<G: GdbMachine> Oracle<G> {
             trace.pcs.push(m.pc());
             trace.out_len.push(trace.output.len());
             trace.watch.push(None);
+            trace
+                .acts
+                .push(*stack.last().expect("the program's own call"));
             if count >= upto.min(ORACLE_LIMIT) {
                 trace.end = End::Limit(count);
                 return (trace, m);
             }
+            let pc = m.pc();
+            let flow = (self.flow)(&m);
             let event = match m.step() {
                 Some(StopEvent::Watch { kind, addr }) => {
                     *trace.watch.last_mut().expect("pushed") = Some((kind, addr));
@@ -156,6 +220,39 @@ impl<G: GdbMachine> Oracle<G> {
                 other => other,
             };
             let after = m.instructions_executed();
+            let ended = matches!(
+                event,
+                Some(StopEvent::Halted | StopEvent::Exited(_) | StopEvent::Fault(_))
+            );
+            if after > count && !ended && m.pc() != pc {
+                // Where it went: a call begins one, a return ends one, a transfer no
+                // instruction makes is an interrupt's (or an exception's) call.
+                let to = m.pc();
+                let made = |stack: &mut Vec<u32>, calls: &mut Vec<Call>, interrupt: bool| {
+                    calls.push(Call {
+                        parent: stack.last().copied(),
+                        interrupt,
+                        begin: after,
+                    });
+                    stack.push(calls.len() as u32 - 1);
+                };
+                match flow {
+                    // (LC-3's HALT runs the OS's routine, like any trap.)
+                    Flow::Call { .. } | Flow::Stop if to != pc + size => {
+                        made(&mut stack, &mut trace.calls, false)
+                    }
+                    Flow::Return => {
+                        if stack.len() > 1 {
+                            stack.pop();
+                        }
+                    }
+                    Flow::Jump { target: None } | Flow::Stop | Flow::Call { .. } => {}
+                    Flow::Jump { target: Some(t) } if to == t => {}
+                    Flow::Branch { target } if to == target || to == pc + size => {}
+                    Flow::Next if to == pc + size => {}
+                    _ => made(&mut stack, &mut trace.calls, true),
+                }
+            }
             let code = match event {
                 Some(StopEvent::Halted) => Some(None),
                 Some(StopEvent::Exited(code)) => Some(Some(code)),
@@ -175,6 +272,9 @@ impl<G: GdbMachine> Oracle<G> {
                 trace.pcs.push(m.pc());
                 trace.out_len.push(trace.output.len());
                 trace.watch.push(None);
+                trace
+                    .acts
+                    .push(*stack.last().expect("the program's own call"));
                 trace.end = End::Starved(after);
                 return (trace, m);
             }

@@ -119,16 +119,20 @@ pub(super) fn run_length_decoded(payload: &[u8]) -> String {
 pub(super) struct RspWire<G: GdbMachine> {
     pub(super) session: RspSession<G>,
     pub(super) from_stub: Vec<u8>,
+    /// What the stub wrote on gdb's console (`O` packets while the machine ran).
+    pub(super) gdb_console: String,
 }
 
 impl<G: GdbMachine> RspWire<G> {
-    pub(super) fn new(target: Debuggee<G>) -> Self {
-        let mut session =
-            RspSession::new(target, Discipline::new(LineMode::Raw, false)).with_burst(BURST);
+    pub(super) fn new(target: Debuggee<G>, debug: asmdbg_core::elf::ElfDebug) -> Self {
+        let mut session = RspSession::new(target, Discipline::new(LineMode::Raw, false))
+            .with_burst(BURST)
+            .with_frames(debug);
         session.on_connect(Instant::now());
         let mut wire = RspWire {
             session,
             from_stub: Vec::new(),
+            gdb_console: String::new(),
         };
         wire.session.on_bytes(
             format!("+{}", rsp_packet("QStartNoAckMode")).as_bytes(),
@@ -160,6 +164,22 @@ impl<G: GdbMachine> RspWire<G> {
         let payload = run_length_decoded(&self.from_stub[start + 1..hash]);
         self.from_stub.drain(..hash + 3);
         Some(payload)
+    }
+
+    /// The next packet that is not console output (`O` packets go to `gdb_console`).
+    pub(super) fn stop_reply(&mut self) -> Option<String> {
+        loop {
+            let reply = self.reply()?;
+            match reply.strip_prefix('O') {
+                Some(hex) if reply != "OK" => {
+                    let bytes: Vec<u8> = (0..hex.len() / 2)
+                        .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())
+                        .collect();
+                    self.gdb_console.push_str(&String::from_utf8_lossy(&bytes));
+                }
+                _ => return Some(reply),
+            }
+        }
     }
 
     /// A request answered at once; its reply (console `O` packets skipped).
@@ -217,6 +237,8 @@ pub(super) struct DapWire {
     pub(super) responses: VecDeque<Value>,
     /// Program output (category stdout) not yet taken.
     pub(super) stdout: Vec<u8>,
+    /// asmdbg's own notes (category console).
+    pub(super) debugger_console: String,
 }
 
 impl DapWire {
@@ -242,6 +264,7 @@ impl DapWire {
             events: VecDeque::new(),
             responses: VecDeque::new(),
             stdout: Vec::new(),
+            debugger_console: String::new(),
         }
     }
 
@@ -269,6 +292,10 @@ impl DapWire {
                 Some("event") if m["event"] == "output" && m["body"]["category"] == "stdout" => {
                     let text = m["body"]["output"].as_str().unwrap_or("");
                     self.stdout.extend_from_slice(text.as_bytes());
+                }
+                Some("event") if m["event"] == "output" && m["body"]["category"] == "console" => {
+                    let text = m["body"]["output"].as_str().unwrap_or("");
+                    self.debugger_console.push_str(text);
                 }
                 Some("event") if m["event"] == "output" => {}
                 Some("event") => self.events.push_back(m),

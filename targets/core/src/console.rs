@@ -81,6 +81,11 @@ impl Console {
         self.input_closed
     }
 
+    /// The input bytes not yet consumed by the guest.
+    pub fn unread_input(&self) -> Vec<u8> {
+        self.input.iter().copied().collect()
+    }
+
     /// Input bytes not yet consumed by the guest.
     pub fn pending_input(&self) -> usize {
         self.input.len()

@@ -387,7 +387,9 @@ pub struct Unconfigured {
 }
 
 impl Unconfigured {
-    pub const EVERY: u64 = 1 << 20;
+    /// Four million instructions: a few looks a second at full speed, each a few thousand
+    /// words of memory, so that looking costs nothing measurable.
+    pub const EVERY: u64 = 1 << 22;
 
     /// Whether to look now, at `count` instructions.
     pub fn due(&mut self, count: u64) -> bool {

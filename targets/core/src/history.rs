@@ -154,6 +154,13 @@ impl<S: Clone> History<S> {
         self.log_before_base.bytes() + machine.journal().log().bytes()
     }
 
+    /// Everything that came in from outside since history began, in order.
+    pub fn input_log<M: Replayable + ?Sized>(&self, machine: &M) -> InputLog {
+        let mut entries = self.log_before_base.entries.clone();
+        entries.extend(machine.journal().log().entries.iter().cloned());
+        InputLog { entries }
+    }
+
     /// All the memory history takes, what `--history-mb` caps.
     pub fn bytes<M: Replayable + ?Sized>(&self, machine: &M) -> usize {
         self.state_bytes() + self.log_bytes(machine)

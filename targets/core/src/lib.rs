@@ -24,6 +24,7 @@ pub mod machine;
 pub mod options;
 pub mod pace;
 pub mod rate;
+pub mod slips;
 pub mod snapshot;
 pub mod sources;
 pub mod symbols;

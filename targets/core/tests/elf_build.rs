@@ -34,6 +34,10 @@ impl ElfIsa for Toy {
         "toy"
     }
 
+    fn gdb_helpers(&self) -> (&'static str, &'static str) {
+        ("toy", "TOY = 1\n")
+    }
+
     fn gdb_addr(&self, native: u64) -> Option<u64> {
         Some(BASE + native)
     }
@@ -245,4 +249,21 @@ fn data_labels_are_typed_from_the_assemblers_items() {
         .map(|s| (s.name.as_str(), s.size))
         .collect();
     assert_eq!(objects, [("msg", 4), ("n", 2)]);
+}
+
+#[test]
+fn the_image_carries_the_helper_script_with_the_isas_own() {
+    let img = image(Toy {
+        delay: false,
+        names: false,
+    });
+    let script = img.gdb_script.expect("a script");
+    assert_eq!(script.name, "asmdbg-helpers-toy");
+    assert!(
+        script.text.starts_with("ASMDBG_ISA = \"toy\"\n"),
+        "{}",
+        script.text
+    );
+    assert!(script.text.contains(asmdbg_core::elf::HELPERS_PY));
+    assert!(script.text.ends_with("TOY = 1\n"));
 }

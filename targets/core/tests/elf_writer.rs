@@ -7,9 +7,9 @@ use asmdbg_core::elf::object::{
     ObjectSection, ObjectSymbol, SymbolSection,
 };
 use asmdbg_core::elf::{
-    function_spans, propagate_states, split_ranges, write_elf, BaseType, CfaOp, ElfDebug, ElfError,
-    ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, FrameCie, FrameDesc, Function, LineRow,
-    TypeEncoding, Variable, EM_MIPS,
+    function_extents, function_spans, propagate_states, split_ranges, write_elf, BaseType, CfaOp,
+    ElfDebug, ElfError, ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, Extent, FrameCie,
+    FrameDesc, Function, GdbScript, LineRow, TypeEncoding, Variable, EM_MIPS,
 };
 
 fn sym(name: &str, addr: u64, size: u64, kind: ElfSymbolKind, global: bool) -> ElfSymbol {
@@ -157,7 +157,33 @@ fn image() -> ElfImage {
                 ],
             }],
         },
+        gdb_script: Some(GdbScript {
+            name: "asmdbg-helpers-test".into(),
+            text: "import gdb\n".into(),
+        }),
     }
+}
+
+/// gdb finds the inline script in `.debug_gdb_scripts`: the Python-text kind (4), the name's
+/// line, the text, a NUL; not loaded into memory.
+#[test]
+fn the_gdb_script_is_an_inline_python_entry() {
+    let bytes = write_elf(&image()).expect("writes");
+    let file = ElfFile32::<object::Endianness>::parse(&*bytes).expect("parses");
+    let section = file.section_by_name(".debug_gdb_scripts").expect("present");
+    assert_eq!(section.address(), 0);
+    assert_eq!(
+        section.data().unwrap(),
+        b"\x04asmdbg-helpers-test\nimport gdb\n\0"
+    );
+    let mut no_script = image();
+    no_script.gdb_script = None;
+    let bytes = write_elf(&no_script).expect("writes");
+    let file = ElfFile32::<object::Endianness>::parse(&*bytes).expect("parses");
+    assert!(file.section_by_name(".debug_gdb_scripts").is_none());
+    let mut nul = image();
+    nul.gdb_script.as_mut().unwrap().text.push('\0');
+    assert!(matches!(write_elf(&nul), Err(ElfError::NulInName { .. })));
 }
 
 #[test]
@@ -462,6 +488,40 @@ fn helpers() {
         3 => vec![],
         _ => vec![i + 1],
     };
+    // Extents by reachability (4-byte instructions): main at 0 jumps (at 8) to its tail at
+    // 28, after f (12..24, entered at 12 and returning at 20); 24 is unreached and stays with
+    // f, as the old rule cut it; a second run holds g alone.
+    let succ_at = |a: u64| match a {
+        8 => vec![28],
+        20 => vec![],
+        32 => vec![],
+        a => vec![a + 4],
+    };
+    assert_eq!(
+        function_extents(&[12, 0, 40], &[(0, 36), (40, 48)], 4, succ_at),
+        [
+            Extent {
+                entry: 0,
+                ranges: vec![(0, 12), (28, 36)]
+            },
+            Extent {
+                entry: 12,
+                ranges: vec![(12, 28)]
+            },
+            Extent {
+                entry: 40,
+                ranges: vec![(40, 48)]
+            },
+        ]
+    );
+    assert_eq!(
+        Extent {
+            entry: 0,
+            ranges: vec![(0, 12), (28, 36)]
+        }
+        .span(),
+        36
+    );
     let states = propagate_states(5, 0, |i, s| s + 10 * (i + 1), succ);
     assert_eq!(states, [0, 10, 30, 30, 70]);
     assert!(propagate_states(0, 0, |_, s: i32| s, |_| vec![]).is_empty());

@@ -17,8 +17,8 @@ pub struct Lc3Backend;
 /// The ELF of the program and of the OS of the machine's profile (see [`os_source_copy`]).
 fn machine_image(machine: &Lc3Machine) -> ElfImage {
     let profile = machine.profile();
-    let Ok(image) = profile.os_image() else {
-        // The machine was built from this image: it assembled.
+    let Some(image) = machine.builtin_os() else {
+        // The program brought its own OS (its first file).
         return crate::elf::elf_image(machine.program(), None);
     };
     let path = os_source_copy(profile.name, image);

@@ -82,6 +82,28 @@ pub enum Instruction {
         vector: u8,
     },
     Rti,
+    /// PennSim's `SUB` (an ADD with bits 4:3 = 10; [`decode_pennsim`] only).
+    Sub {
+        dr: u8,
+        sr1: u8,
+        sr2: u8,
+    },
+    /// PennSim's `MUL` (opcode 1101; [`decode_pennsim`] only).
+    MulReg {
+        dr: u8,
+        sr1: u8,
+        sr2: u8,
+    },
+    MulImm {
+        dr: u8,
+        sr1: u8,
+        imm: i16,
+    },
+    /// PennSim's `JMPT` (a JMP with bit 0 set; `base` 7 is `RTT`): jumps and leaves supervisor
+    /// mode ([`decode_pennsim`] only).
+    Jmpt {
+        base: u8,
+    },
     /// Opcode 1101, which no LC-3 edition defines.
     Reserved,
     /// A defined opcode whose fixed bits are not the canonical ones.
@@ -210,6 +232,39 @@ pub fn decode(word: u16) -> Instruction {
     }
 }
 
+/// Decodes one instruction word as PennSim 1.2.5's LC-3 does: its ISA adds `SUB`, `MUL`,
+/// `JMPT` and `RTT`, and a word none of its patterns matches is undefined, the branch that never
+/// branches (`BR` with no condition, x0000 among them) included.
+pub fn decode_pennsim(word: u16) -> Instruction {
+    let dr = reg(word, 9);
+    let sr1 = reg(word, 6);
+    match word >> 12 {
+        0x1 if word & 0x38 == 0x10 => Instruction::Sub {
+            dr,
+            sr1,
+            sr2: reg(word, 0),
+        },
+        0xD => operate(
+            word,
+            |imm| Instruction::MulImm { dr, sr1, imm },
+            |sr2| Instruction::MulReg { dr, sr1, sr2 },
+        ),
+        0xC if word & 0x0E3F == 1 => Instruction::Jmpt { base: sr1 },
+        0x0 if word & 0x0E00 == 0 => Instruction::Illegal,
+        _ => decode(word),
+    }
+}
+
+/// [`decode`], or [`decode_pennsim`] for PennSim's machine.
+#[inline(always)]
+pub fn decode_for(word: u16, pennsim: bool) -> Instruction {
+    if pennsim {
+        decode_pennsim(word)
+    } else {
+        decode(word)
+    }
+}
+
 impl Instruction {
     /// Where control goes after this instruction at word address `addr` (targets are word
     /// addresses). `TRAP` calls the service routine its vector names (`None`: read from the
@@ -226,8 +281,10 @@ impl Instruction {
             Instruction::Br { offset, .. } => Flow::Branch {
                 target: rel(offset),
             },
-            Instruction::Jmp { base: 7 } | Instruction::Rti => Flow::Return,
-            Instruction::Jmp { .. } => Flow::Jump { target: None },
+            Instruction::Jmp { base: 7 } | Instruction::Jmpt { base: 7 } | Instruction::Rti => {
+                Flow::Return
+            }
+            Instruction::Jmp { .. } | Instruction::Jmpt { .. } => Flow::Jump { target: None },
             Instruction::Jsr { offset } => Flow::Call {
                 target: Some(rel(offset)),
             },
@@ -268,9 +325,28 @@ fn target(addr: u16, symbols: Option<&SymbolTable>) -> String {
 /// The instruction `word` at address `addr` in LC-3 assembly notation (`ADD R1, R1, #-1`,
 /// `BRnz LOOP`, `LD R0, x3010`). Words that are not instructions print as `.FILL xNNNN`.
 pub fn disassemble(word: u16, addr: u16, symbols: Option<&SymbolTable>) -> String {
+    disassemble_instruction(decode(word), word, addr, symbols)
+}
+
+/// [`disassemble`] for the instruction [`decode_for`] gives.
+pub fn disassemble_for(
+    word: u16,
+    addr: u16,
+    symbols: Option<&SymbolTable>,
+    pennsim: bool,
+) -> String {
+    disassemble_instruction(decode_for(word, pennsim), word, addr, symbols)
+}
+
+fn disassemble_instruction(
+    instruction: Instruction,
+    word: u16,
+    addr: u16,
+    symbols: Option<&SymbolTable>,
+) -> String {
     let next = addr.wrapping_add(1);
     let rel = |offset: i16| target(next.wrapping_add(offset as u16), symbols);
-    match decode(word) {
+    match instruction {
         Instruction::AddReg { dr, sr1, sr2 } => format!("ADD R{dr}, R{sr1}, R{sr2}"),
         Instruction::AddImm { dr, sr1, imm } => format!("ADD R{dr}, R{sr1}, #{imm}"),
         Instruction::AndReg { dr, sr1, sr2 } => format!("AND R{dr}, R{sr1}, R{sr2}"),
@@ -302,6 +378,11 @@ pub fn disassemble(word: u16, addr: u16, symbols: Option<&SymbolTable>) -> Strin
             None => format!("TRAP x{vector:02X}"),
         },
         Instruction::Rti => "RTI".to_string(),
+        Instruction::Sub { dr, sr1, sr2 } => format!("SUB R{dr}, R{sr1}, R{sr2}"),
+        Instruction::MulReg { dr, sr1, sr2 } => format!("MUL R{dr}, R{sr1}, R{sr2}"),
+        Instruction::MulImm { dr, sr1, imm } => format!("MUL R{dr}, R{sr1}, #{imm}"),
+        Instruction::Jmpt { base: 7 } => "RTT".to_string(),
+        Instruction::Jmpt { base } => format!("JMPT R{base}"),
         Instruction::Reserved | Instruction::Illegal => format!(".FILL x{word:04X}"),
     }
 }

@@ -179,6 +179,10 @@ pub struct Lc3Elf {
     trap_entries: Vec<u64>,
 }
 
+/// The LC-3 commands and `$lc3()` for gdb (LC-3 addresses, not gdb's doubled ones), after the
+/// common helpers in the ELF's script: see the file's header.
+pub const LC3_HELPERS_PY: &str = include_str!("gdb_helpers.py");
+
 impl ElfIsa for Lc3Elf {
     type Instruction = Instruction;
     type Frame = Lc3Frame;
@@ -192,6 +196,10 @@ impl ElfIsa for Lc3Elf {
         "asmdbg LC-3 assembler"
     }
 
+    fn gdb_helpers(&self) -> (&'static str, &'static str) {
+        ("lc3", LC3_HELPERS_PY)
+    }
+
     fn gdb_addr(&self, native: u64) -> Option<u64> {
         u16::try_from(native).ok().map(gdb_addr)
     }
@@ -202,6 +210,17 @@ impl ElfIsa for Lc3Elf {
 
     fn flow(&self, insn: &Instruction, addr: u64) -> Flow {
         insn.flow((addr / 2) as u16).map_targets(|t| 2 * t)
+    }
+
+    /// `LEA Rn, LABEL` (then, say, `JSRR Rn`): the label's address.
+    fn loaded_address(&self, first: &Instruction, _second: &Instruction, addr: u64) -> Option<u64> {
+        let Instruction::Lea { offset, .. } = *first else {
+            return None;
+        };
+        let word = ((addr / 2) as u16)
+            .wrapping_add(1)
+            .wrapping_add(offset as u16);
+        Some(gdb_addr(word))
     }
 
     /// Every LC-3 datum is a `word` (the default variable type): a `.STRINGZ` label prints its

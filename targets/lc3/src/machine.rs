@@ -12,7 +12,7 @@ use asmdbg_core::{
 
 use crate::asm::{assemble, AsmOptions};
 use crate::cpu::{Cpu, CpuState, Semantics, NO_TRAP};
-use crate::decode::disassemble;
+use crate::decode::disassemble_for;
 use crate::os::{default_profile, profile, profile_names, OsImage, Profile, OS_ORIGIN};
 use crate::program::{link, LoaderRules, Program, ProgramPart};
 
@@ -82,7 +82,9 @@ const DEFAULT_ENTRY: u16 = 0x3000;
 pub struct Lc3Machine {
     cpu: Cpu,
     profile: &'static Profile,
-    os: &'static OsImage,
+    /// The profile's built-in OS, loaded under the program; `None` when the program brings its
+    /// own (`--profile pennsim` with the course's OS as the first file).
+    os: Option<&'static OsImage>,
     program: Program,
     /// Console input is its only outside input: recorded or replayed here.
     journal: Journal,
@@ -118,6 +120,20 @@ impl Lc3Machine {
         let os = profile
             .os_image()
             .map_err(|e| LoadError::Option(e.to_string()))?;
+        Ok(Self::assemble_machine(
+            program,
+            profile,
+            semantics,
+            Some(os),
+        ))
+    }
+
+    fn assemble_machine(
+        program: Program,
+        profile: &'static Profile,
+        semantics: Semantics,
+        os: Option<&'static OsImage>,
+    ) -> Self {
         let mut machine = Lc3Machine {
             cpu: Cpu::new(semantics),
             profile,
@@ -129,7 +145,12 @@ impl Lc3Machine {
             unconfigured: Default::default(),
         };
         machine.reset();
-        Ok(machine)
+        machine
+    }
+
+    /// The built-in OS under the program, if any.
+    pub fn builtin_os(&self) -> Option<&'static OsImage> {
+        self.os
     }
 
     pub fn cpu(&self) -> &Cpu {
@@ -164,7 +185,7 @@ impl Lc3Machine {
 
     /// Labels and lines of the OS image, for disassembling inside trap routines.
     pub fn os_debug_info(&self) -> &DebugInfo {
-        &self.os.debug
+        self.os.map_or(&self.program.debug, |os| &os.debug)
     }
 
     /// Where the program starts: the origin of its first block.
@@ -303,8 +324,9 @@ impl Machine for Lc3Machine {
         }
         let mem = self.cpu.mem();
         let video = &mem[VIDEO_BASE as usize..(VIDEO_BASE + VIDEO_WIDTH * VIDEO_HEIGHT) as usize];
-        let drawn = video.iter().filter(|&&w| w != 0).count();
-        (drawn >= 64 && self.unconfigured.said()).then(|| {
+        // One word in eight: a drawing shows in any of them.
+        let drawn = video.iter().step_by(8).filter(|&&w| w != 0).count();
+        (drawn >= 8 && self.unconfigured.said()).then(|| {
             "the program draws on PennSim's video display (xC000-xFDFF), but no display is shown: run it with --display".to_string()
         })
     }
@@ -395,7 +417,8 @@ impl Machine for Lc3Machine {
     fn reset(&mut self) {
         let mem = self.cpu.mem_mut();
         mem.fill(0);
-        for segment in self.os.segments.iter().chain(&self.program.segments) {
+        let os = self.os.map_or(&[][..], |os| &os.segments[..]);
+        for segment in os.iter().chain(&self.program.segments) {
             let mut addr = segment.origin;
             for &word in &segment.words {
                 mem[addr as usize] = word;
@@ -423,18 +446,18 @@ impl Machine for Lc3Machine {
     fn disassemble(&self, addr: u64) -> Option<(String, u64)> {
         let addr = u16::try_from(addr).ok()?;
         let word = self.cpu.peek(addr);
-        let in_os_code = self
-            .os
-            .segments
-            .iter()
-            .filter(|s| s.origin >= OS_ORIGIN)
-            .any(|s| addr >= s.origin && ((addr - s.origin) as usize) < s.words.len());
-        let symbols = if in_os_code {
-            &self.os.debug.symbols
-        } else {
-            &self.program.debug.symbols
+        let os_code = self.os.filter(|os| {
+            os.segments
+                .iter()
+                .filter(|s| s.origin >= OS_ORIGIN)
+                .any(|s| addr >= s.origin && ((addr - s.origin) as usize) < s.words.len())
+        });
+        let symbols = match os_code {
+            Some(os) => &os.debug.symbols,
+            None => &self.program.debug.symbols,
         };
-        Some((disassemble(word, addr, Some(symbols)), 1))
+        let pennsim = self.cpu.semantics.pennsim;
+        Some((disassemble_for(word, addr, Some(symbols), pennsim), 1))
     }
 
     fn debug_info(&self) -> Option<&DebugInfo> {
@@ -446,10 +469,20 @@ impl Machine for Lc3Machine {
     }
 
     fn start_of_run_stderr(&self) -> String {
+        // The assembler's slips (a lone label that looks like an instruction) are worth
+        // saying before the run, which they spoil; its other warnings `asm` shows.
+        let slips = self
+            .program
+            .warnings
+            .items
+            .iter()
+            .filter(|d| d.message.contains("looks like the instruction"))
+            .map(ToString::to_string);
         self.program
             .load_notes
             .iter()
             .map(|note| format!("{note}\n"))
+            .chain(slips)
             .collect()
     }
 
@@ -518,6 +551,7 @@ fn load_part(file: &ProgramSource, opts: &MachineOptions) -> Result<Program, Loa
     let source = SourceFile::new(file.path.as_str(), text.as_ref());
     let asm_opts = AsmOptions {
         strict: opts.strict,
+        pennsim: select_profile(opts)?.semantics.pennsim,
     };
     assemble(&source, &asm_opts).map_err(LoadError::Assembly)
 }
@@ -612,10 +646,19 @@ pub fn load_machine_files(
     // What each file is, for the note on a start in data (a file's span and whether it holds
     // any code).
     let shapes: Vec<FileShape> = parts.iter().map(FileShape::of).collect();
+    let pennsim = profile.semantics.pennsim;
+    // PennSim courses hand out their OS as a file loaded first: one that holds the boot
+    // address replaces the built-in OS.
+    let own_os = pennsim
+        && parts.first().is_some_and(|part| {
+            (part.program.segments.iter()).any(|s| s.span().contains(&u32::from(OS_ORIGIN)))
+        });
     let mut program = match parts.len() {
         1 => parts.pop().map(|p| p.program).unwrap_or_default(),
         _ => {
-            let rules = if profile.supervisor_outside_user_space {
+            let rules = if pennsim {
+                LoaderRules::Pennsim
+            } else if profile.supervisor_outside_user_space {
                 LoaderRules::Lc3tools
             } else {
                 LoaderRules::Strict
@@ -623,6 +666,10 @@ pub fn load_machine_files(
             link(parts, rules).map_err(|e| LoadError::Option(e.to_string()))?
         }
     };
+    if pennsim {
+        // Loading files leaves PennSim's PC where reset put it: the OS boots.
+        program.start = Some(OS_ORIGIN);
+    }
     if let Some(text) = &opts.entry {
         program.start = Some(entry_address(text, &program)?);
     } else if let Some(note) = program
@@ -644,7 +691,11 @@ pub fn load_machine_files(
         }
         semantics.access_control = false;
     }
-    let mut machine = Lc3Machine::with_semantics(program, profile, semantics)?;
+    let mut machine = if own_os {
+        Lc3Machine::assemble_machine(program, profile, semantics, None)
+    } else {
+        Lc3Machine::with_semantics(program, profile, semantics)?
+    };
     machine.set_devices(opts.video, &opts.keys);
     Ok(machine)
 }

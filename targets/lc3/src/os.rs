@@ -1,4 +1,4 @@
-//! The three OS profiles: which reference simulator a machine imitates, its [`Semantics`], and
+//! The four OS profiles: which reference simulator a machine imitates, its [`Semantics`], and
 //! its OS image — trap routines written in LC-3 assembly in `os/` and assembled by asmdbg's own
 //! assembler the first time a machine with that profile is built.
 //!
@@ -58,6 +58,8 @@ pub static PATT: Profile = Profile {
         exceptions: true,
         psr_mapped: false,
         cr_is_newline: false,
+        jsrr_links_first: false,
+        pennsim: false,
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
@@ -79,6 +81,8 @@ pub static LC3TOOLS: Profile = Profile {
         exceptions: true,
         psr_mapped: true,
         cr_is_newline: true,
+        jsrr_links_first: true,
+        pennsim: false,
     },
     initial_psr: PSR_USER | 0x0002,
     initial_ssp: 0x3000,
@@ -102,6 +106,8 @@ pub static LC3SIM: Profile = Profile {
         exceptions: false,
         psr_mapped: false,
         cr_is_newline: false,
+        jsrr_links_first: false,
+        pennsim: false,
     },
     initial_psr: 0x0002,
     initial_ssp: 0x3000,
@@ -111,9 +117,36 @@ pub static LC3SIM: Profile = Profile {
     own_layout: false,
 };
 
-pub static PROFILES: [&Profile; 3] = [&PATT, &LC3TOOLS, &LC3SIM];
+/// `pennsim`: PennSim 1.2.5 (cpu/pennsim.rs): it boots its OS at x0200 in supervisor mode, and
+/// the OS enters the program at x3000 in user mode; TRAP links in R7 (2nd edition, LEA sets
+/// the condition codes) and enters supervisor mode; no interrupts or exception vectors. The
+/// course's own OS may be the program's first file, in place of the built-in one.
+pub static PENNSIM: Profile = Profile {
+    name: "pennsim",
+    semantics: Semantics {
+        trap_through_stack: false,
+        lea_sets_cc: true,
+        access_control: false,
+        interrupts: false,
+        has_rti: true,
+        exceptions: false,
+        psr_mapped: false,
+        cr_is_newline: false,
+        jsrr_links_first: false,
+        pennsim: true,
+    },
+    // Supervisor mode, Z: PennSim's x8002 (its privilege bit is the book's user bit inverted).
+    initial_psr: 0x0002,
+    initial_ssp: 0,
+    supervisor_outside_user_space: false,
+    shared_source: "",
+    source: include_str!("os/pennsim.asm"),
+    own_layout: true,
+};
 
-const PROFILE_NAMES: [&str; 3] = ["patt", "lc3tools", "lc3sim"];
+pub static PROFILES: [&Profile; 4] = [&PATT, &LC3TOOLS, &LC3SIM, &PENNSIM];
+
+const PROFILE_NAMES: [&str; 4] = ["patt", "lc3tools", "lc3sim", "pennsim"];
 
 /// Names accepted by `--profile`, the default first.
 pub fn profile_names() -> &'static [&'static str] {
@@ -155,8 +188,12 @@ pub const OS_ORIGIN: u16 = 0x0200;
 impl Profile {
     /// The OS image, assembled once per process.
     pub fn os_image(&'static self) -> Result<&'static OsImage, OsError> {
-        static IMAGES: [OnceLock<Result<OsImage, OsError>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static IMAGES: [OnceLock<Result<OsImage, OsError>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         let slot = PROFILES
             .iter()
             .position(|p| p.name == self.name)
@@ -190,8 +227,11 @@ impl Profile {
             )
         };
         let file = SourceFile::new(format!("os/{}", self.name), text);
-        let program = assemble(&file, &AsmOptions { strict: false })
-            .map_err(|diags| self.error(diags.to_string()))?;
+        let options = AsmOptions {
+            strict: false,
+            pennsim: self.semantics.pennsim,
+        };
+        let program = assemble(&file, &options).map_err(|diags| self.error(diags.to_string()))?;
         let label = |name: &str| {
             program
                 .debug
@@ -253,9 +293,10 @@ mod tests {
 
     #[test]
     fn names_and_lookup() {
-        assert_eq!(profile_names(), &["patt", "lc3tools", "lc3sim"]);
+        assert_eq!(profile_names(), &["patt", "lc3tools", "lc3sim", "pennsim"]);
         assert_eq!(profile("LC3Tools").map(|p| p.name), Some("lc3tools"));
-        assert!(profile("pennsim").is_none());
+        assert_eq!(profile("PennSim").map(|p| p.name), Some("pennsim"));
+        assert!(profile("lc3web").is_none());
         assert_eq!(default_profile().name, "patt");
     }
 }

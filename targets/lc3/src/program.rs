@@ -65,6 +65,9 @@ pub enum LoaderRules {
     /// loading a file sets the PC to its origin in both simulators (lc3sim's `file` command;
     /// the McGraw-Hill simulator's Load Program).
     Strict,
+    /// PennSim (`ld`): files are written in the order given, later over earlier (asmdbg says
+    /// so when the program starts); loading leaves the PC at x0200, where the machine boots.
+    Pennsim,
 }
 
 /// Why the files of a program cannot be loaded together.
@@ -120,11 +123,12 @@ pub fn link(parts: Vec<ProgramPart>, rules: LoaderRules) -> Result<Program, Link
                         range: range_text(&range),
                     })
                 }
-                LoaderRules::Lc3tools => notes.push(format!(
-                    "warning: {} overlaps {} at {}; as lc3tools loads them, the later file's words are in memory",
+                LoaderRules::Lc3tools | LoaderRules::Pennsim => notes.push(format!(
+                    "warning: {} overlaps {} at {}; as {} loads them, the later file's words are in memory",
                     later.path,
                     earlier.path,
-                    range_text(&range)
+                    range_text(&range),
+                    if rules == LoaderRules::Pennsim { "PennSim" } else { "lc3tools" }
                 )),
             }
         }

@@ -16,7 +16,13 @@ fn corpus_program(path: &str, strict: bool) -> Program {
         .join("../../tests")
         .join(path);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    match assemble(&SourceFile::new(name, text), &AsmOptions { strict }) {
+    match assemble(
+        &SourceFile::new(name, text),
+        &AsmOptions {
+            strict,
+            pennsim: false,
+        },
+    ) {
         Ok(p) => p,
         Err(d) => panic!("{name} failed to assemble:\n{d}"),
     }

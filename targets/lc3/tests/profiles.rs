@@ -207,16 +207,16 @@ KBDR_AT .FILL xFE02
 #[test]
 fn unknown_profile_lists_the_valid_ones() {
     let opts = MachineOptions {
-        profile: Some("pennsim".into()),
+        profile: Some("lc3web".into()),
         ..Default::default()
     };
     let err = load_machine("t.asm", b".ORIG x3000\nHALT\n.END\n", &opts).unwrap_err();
     assert!(matches!(err, LoadError::Option(_)));
     assert_eq!(
         err.to_string(),
-        "unknown LC-3 profile 'pennsim': expected one of patt, lc3tools, lc3sim"
+        "unknown LC-3 profile 'lc3web': expected one of patt, lc3tools, lc3sim, pennsim"
     );
-    assert_eq!(profile_names(), ["patt", "lc3tools", "lc3sim"]);
+    assert_eq!(profile_names(), ["patt", "lc3tools", "lc3sim", "pennsim"]);
 }
 
 /// Which flags LC-3 programs accept is LC-3's identity; the command line rejects the others
@@ -442,6 +442,39 @@ fn ignore_privilege_turns_off_lc3tools_access_violations() {
                 format!("--ignore-privilege applies to --profile lc3tools; the {profile} profile has no access violations to ignore")
             ),
             other => panic!("{profile}: {:?}", other.map(|_| ())),
+        }
+    }
+}
+
+/// `JSRR R7`: lc3tools writes R7 before it reads the base, so the call lands on the next
+/// instruction (tests/reference/lc3tools/jsrr_r7*, recorded from lc3tools); the book and
+/// lc3sim jump to R7's old value. Run 200 times so the compiled loop takes it too, and once
+/// more with compiled code off.
+#[test]
+fn jsrr_r7_jumps_to_the_old_r7_except_under_lc3tools() {
+    let src = "\
+        .ORIG x3000
+        AND R1, R1, #0
+        LD R2, ROUNDS
+LOOP    LEA R7, SKIP
+        JSRR R7
+        ADD R1, R1, #1
+SKIP    ADD R2, R2, #-1
+        BRp LOOP
+        ST R1, RESULT
+        HALT
+ROUNDS  .FILL #200
+RESULT  .BLKW 1
+        .END
+";
+    for (profile, rounds) in [("lc3tools", 200), ("patt", 0), ("lc3sim", 0)] {
+        for compiled in [true, false] {
+            let mut m = machine(src, profile);
+            m.set_compiled_code(compiled);
+            let (_, stop) = run(&mut m, b"");
+            assert_eq!(stop, StopEvent::Halted, "{profile}");
+            let result = m.peek_word(0x300a);
+            assert_eq!(result, Ok(rounds), "{profile}, compiled {compiled}");
         }
     }
 }

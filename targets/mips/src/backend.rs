@@ -30,6 +30,7 @@ pub const ISA: Isa = Isa::new(&IsaInfo {
         Flag::Bitmap,
         Flag::Mmio,
         Flag::Keys,
+        Flag::Strict,
     ],
 });
 

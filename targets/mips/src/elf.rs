@@ -96,6 +96,10 @@ impl ElfIsa for MipsElf {
         "asmdbg MIPS assembler (MARS 4.5 dialect)"
     }
 
+    fn gdb_helpers(&self) -> (&'static str, &'static str) {
+        ("mips", "")
+    }
+
     fn gdb_addr(&self, native: u64) -> Option<u64> {
         Some(native)
     }
@@ -117,7 +121,7 @@ impl ElfIsa for MipsElf {
         !self.delay_slots && gdb_assumes_delay_slot(insn)
     }
 
-    fn loaded_address(&self, first: &Instruction, second: &Instruction) -> Option<u64> {
+    fn loaded_address(&self, first: &Instruction, second: &Instruction, _addr: u64) -> Option<u64> {
         let Instruction::Lui { rt: high, imm } = *first else {
             return None;
         };

@@ -50,4 +50,17 @@ pub struct Program {
     /// files a file `.include`s follow it there. One entry for a one-file program; empty for a
     /// program that was not assembled.
     pub files: Vec<FileId>,
+    /// Branches to labels further than a 16-bit offset reaches, in address order.
+    pub far_branches: Vec<FarBranch>,
+}
+
+/// A branch whose word holds only the low 16 bits of its displacement. MARS 4.5 assembles it
+/// without an error and runs it with the whole displacement (its `ProgramStatement` keeps the
+/// operand), so a program that branches over a long stretch of code runs; the machine loads
+/// the branch with its whole displacement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FarBranch {
+    pub addr: u32,
+    /// In words, from the instruction after the branch.
+    pub displacement: i32,
 }

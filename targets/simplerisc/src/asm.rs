@@ -16,6 +16,7 @@ use asmdbg_core::{
     SymbolKind, SymbolTable,
 };
 
+use crate::course_lines::{self, LineShape};
 use crate::decode::{alu_ops, encode, Insn, Modifier, Op};
 use crate::program::{BranchCondition, Program, Slot};
 
@@ -29,6 +30,9 @@ pub struct AsmOptions {
     /// checks a line (and looks up a branch's label) only when it executes it.
     pub strict: bool,
 }
+
+/// The instructions' names besides the ALU's, for what a misspelt one looks like.
+const OTHER_NAMES: [&str; 9] = ["nop", "ret", "hlt", "ld", "st", "beq", "bgt", "b", "call"];
 
 /// What the warning for a line kept as [`Slot::Reject`] adds.
 const REPORTED_IF_RUN: &str = "the course interpreter reports this only if the line runs";
@@ -72,7 +76,7 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
     };
     asm.course_interpreter_rejects(text);
     let lines = asm.strip_comments(text);
-    let stmts = asm.collect_statements(&lines);
+    let stmts = asm.collect_statements(&lines, &course_lines::line_shapes(text));
     let mut slots = Vec::with_capacity(stmts.len());
     let mut warnings = Diagnostics::new();
     for (index, stmt) in stmts.iter().enumerate() {
@@ -110,6 +114,7 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
         asm.diags.sort();
         return Err(asm.diags);
     }
+    asm.warn_reads_of_ra(&stmts, &slots);
     // What is left are warnings (course_interpreter_rejects).
     warnings.items.append(&mut asm.diags.items);
     warnings.sort();
@@ -150,38 +155,55 @@ pub fn assemble(path: &str, text: &str, opts: AsmOptions) -> Result<Program, Dia
     })
 }
 
-struct Label {
-    slot: u32,
-    line: u32,
+pub(crate) struct Label {
+    pub(crate) slot: u32,
+    pub(crate) line: u32,
+    /// Read from a colon in an `@` comment, as the course interpreter does (not a symbol).
+    pub(crate) in_comment: bool,
 }
 
 /// A piece of a line: its characters and the 1-based column of the first one.
 #[derive(Debug, Clone)]
-struct Piece {
-    text: String,
-    col: u32,
+pub(crate) struct Piece {
+    pub(crate) text: String,
+    pub(crate) col: u32,
 }
 
 impl Piece {
-    fn len(&self) -> u32 {
+    pub(crate) fn len(&self) -> u32 {
         self.text.chars().count().max(1) as u32
     }
 }
 
-/// One statement: a mnemonic and the rest of its line.
-struct Stmt {
-    line: u32,
-    mnemonic: Piece,
+/// One statement: a mnemonic and the rest of its line. An empty mnemonic is a line the
+/// course interpreter counts as an instruction that holds none ([`Slot::Empty`]).
+pub(crate) struct Stmt {
+    pub(crate) line: u32,
+    pub(crate) mnemonic: Piece,
     /// Everything after the mnemonic, comments blanked out.
-    rest: Piece,
+    pub(crate) rest: Piece,
 }
 
-struct Assembler {
-    file: FileId,
-    sources: SourceMap,
-    diags: Diagnostics,
-    opts: AsmOptions,
-    labels: HashMap<String, Label>,
+impl Stmt {
+    pub(crate) fn empty(line: u32) -> Stmt {
+        let nothing = Piece {
+            text: String::new(),
+            col: 1,
+        };
+        Stmt {
+            line,
+            mnemonic: nothing.clone(),
+            rest: nothing,
+        }
+    }
+}
+
+pub(crate) struct Assembler {
+    pub(crate) file: FileId,
+    pub(crate) sources: SourceMap,
+    pub(crate) diags: Diagnostics,
+    pub(crate) opts: AsmOptions,
+    pub(crate) labels: HashMap<String, Label>,
     label_order: Vec<String>,
 }
 
@@ -189,11 +211,11 @@ const ALU_NAMES: [&str; 13] = [
     "add", "sub", "mul", "div", "mod", "cmp", "and", "or", "not", "mov", "lsl", "lsr", "asr",
 ];
 
-fn is_ident_start(c: char) -> bool {
+pub(crate) fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_' || c == '.' || c == '$'
 }
 
-fn is_ident_char(c: char) -> bool {
+pub(crate) fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
 }
 
@@ -276,77 +298,6 @@ impl Assembler {
         self.error(line, piece.col, piece.len(), message);
     }
 
-    /// Forms asmdbg accepts but the course interpreter rejects: warnings, so a student learns
-    /// before submitting (errors under `--strict`, the interpreter's acceptance). A space
-    /// before a label's colon (`.loop :`); a `/* */` comment after a label in a file with CRLF
-    /// line ends; `//` right after a hex immediate (the interpreter has no `//` comments, and
-    /// its hex reader, which skips spaces, takes the rest of the line as digits).
-    fn course_interpreter_rejects(&mut self, text: &str) {
-        let crlf = text.contains("\r\n");
-        for (li, raw) in text.split('\n').enumerate() {
-            let line = li as u32 + 1;
-            let chars: Vec<char> = raw.trim_end_matches('\r').chars().collect();
-            // Up to an `@` comment (a `//` or `/*` inside it is just text).
-            let end = chars.iter().position(|&c| c == '@').unwrap_or(chars.len());
-            let code = &chars[..end];
-            let start = skip_ws(code, 0);
-            let mut name_end = start;
-            while name_end < code.len() && is_ident_char(code[name_end]) {
-                name_end += 1;
-            }
-            let colon = skip_ws(code, name_end);
-            let is_label =
-                name_end > start && is_ident_start(code[start]) && code.get(colon) == Some(&':');
-            if is_label && colon > name_end {
-                let len = (colon + 1 - start) as u32;
-                self.reject(line, start as u32 + 1, len, "a space before a label's `:`");
-            }
-            if is_label && crlf {
-                let after = skip_ws(code, colon + 1);
-                if code[after..].starts_with(&['/', '*']) {
-                    let what = "a `/* */` comment after a label in a file with CRLF line ends";
-                    self.reject(line, after as u32 + 1, 2, what);
-                }
-            }
-            if let Some(slash) =
-                (0..code.len().saturating_sub(1)).find(|&i| code[i] == '/' && code[i + 1] == '/')
-            {
-                let before: String = code[..slash].iter().collect();
-                let last = before
-                    .trim_end()
-                    .rsplit(|c: char| c.is_whitespace() || c == ',')
-                    .next()
-                    .unwrap_or("");
-                let hex = last.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x"));
-                if hex && last.len() > 2 {
-                    self.reject(
-                        line,
-                        slash as u32 + 1,
-                        2,
-                        "`//` right after a hex immediate",
-                    );
-                }
-            }
-        }
-    }
-
-    /// One form the course interpreter rejects (see [`Self::course_interpreter_rejects`]).
-    fn reject(&mut self, line: u32, col: u32, len: u32, what: &str) {
-        let span = Span::new(self.file, line, col, len);
-        let d = if self.opts.strict {
-            self.sources.error(
-                span,
-                format!("the course interpreter rejects this line: {what}"),
-            )
-        } else {
-            self.sources.warning(
-                span,
-                format!("the course interpreter rejects this line: {what} (asmdbg accepts it)"),
-            )
-        };
-        self.diags.push(d);
-    }
-
     /// The lines of `text` with every comment replaced by spaces, character for character, so
     /// columns stay those of the source.
     fn strip_comments(&mut self, text: &str) -> Vec<Vec<char>> {
@@ -396,11 +347,14 @@ impl Assembler {
         lines
     }
 
-    /// Pass 1: labels and statements (one slot each).
-    fn collect_statements(&mut self, lines: &[Vec<char>]) -> Vec<Stmt> {
+    /// Pass 1: labels and statements (one slot each), and the lines the course interpreter
+    /// counts as instructions without one (`course_lines.rs`).
+    fn collect_statements(&mut self, lines: &[Vec<char>], shapes: &[LineShape]) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         for (li, chars) in lines.iter().enumerate() {
             let line = li as u32 + 1;
+            let shape = shapes.get(li).cloned().unwrap_or_default();
+            let mut labelled = false;
             let mut pos = skip_ws(chars, 0);
             // Labels: `name:` (possibly several) before an optional statement.
             loop {
@@ -417,9 +371,25 @@ impl Assembler {
                 }
                 let name: String = chars[pos..end].iter().collect();
                 self.define_label(name, stmts.len() as u32, line, pos as u32 + 1);
+                labelled = true;
                 pos = skip_ws(chars, after + 1);
             }
+            if let Some(comment_label) = &shape.comment_label {
+                let slot = stmts.len() as u32;
+                if let Some(stmt) = self.comment_label(line, comment_label, slot) {
+                    stmts.push(stmt);
+                    continue;
+                }
+            }
             if pos >= chars.len() {
+                let empty_slot = if labelled {
+                    shape.after_first_colon
+                } else {
+                    !shape.empty
+                };
+                if empty_slot {
+                    stmts.push(Stmt::empty(line));
+                }
                 continue;
             }
             let mut end = pos;
@@ -447,6 +417,10 @@ impl Assembler {
         let len = name.chars().count() as u32;
         if let Some(previous) = self.labels.get(&name) {
             let first = previous.line;
+            if previous.in_comment {
+                self.label_in_comment_first(&name, first, line, col);
+                return;
+            }
             self.error(
                 line,
                 col,
@@ -455,7 +429,15 @@ impl Assembler {
             );
             return;
         }
-        self.labels.insert(name.clone(), Label { slot, line });
+        let in_comment = false;
+        self.labels.insert(
+            name.clone(),
+            Label {
+                slot,
+                line,
+                in_comment,
+            },
+        );
         self.label_order.push(name);
     }
 
@@ -464,6 +446,7 @@ impl Assembler {
         let line = stmt.line;
         let name = stmt.mnemonic.text.to_ascii_lowercase();
         match name.as_str() {
+            "" => Some(Slot::Empty),
             ".print" => {
                 let operands = Self::split_operands(&stmt.rest);
                 if operands.is_empty() {
@@ -656,7 +639,16 @@ impl Assembler {
                          `.print` and `.encode`)"
                     )
                 } else {
-                    format!("invalid instruction: unknown instruction `{text}`")
+                    match asmdbg_core::slips::one_edit_from(
+                        text,
+                        ALU_NAMES.into_iter().chain(OTHER_NAMES),
+                    ) {
+                        Some(name) => format!(
+                            "invalid instruction: unknown instruction `{text}`, which looks like \
+                             the instruction {name}"
+                        ),
+                        None => format!("invalid instruction: unknown instruction `{text}`"),
+                    }
                 };
                 self.error_at(line, &stmt.mnemonic, message);
                 None
@@ -841,7 +833,7 @@ impl Assembler {
     }
 }
 
-fn skip_ws(chars: &[char], mut pos: usize) -> usize {
+pub(crate) fn skip_ws(chars: &[char], mut pos: usize) -> usize {
     while pos < chars.len() && chars[pos].is_whitespace() {
         pos += 1;
     }

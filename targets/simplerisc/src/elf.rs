@@ -66,6 +66,10 @@ impl ElfIsa for SimpleRiscElf {
         "asmdbg SimpleRISC assembler"
     }
 
+    fn gdb_helpers(&self) -> (&'static str, &'static str) {
+        ("simplerisc", "")
+    }
+
     fn gdb_addr(&self, native: u64) -> Option<u64> {
         Some(gdb_code_addr(native))
     }
@@ -143,7 +147,7 @@ pub fn elf_image(program: &Program) -> ElfImage {
         .iter()
         .map(|s| match s {
             Slot::Word(w) => *w,
-            Slot::Print(_) | Slot::Encode { .. } => NOP_WORD,
+            Slot::Print(_) | Slot::Encode { .. } | Slot::Empty => NOP_WORD,
             Slot::Reject { .. } => crate::program::REJECT_WORD,
         })
         .flat_map(u32::to_le_bytes)

@@ -103,7 +103,7 @@ impl SrMachine {
     fn code_word(&self, index: u64) -> Option<u32> {
         match self.program().slots.get(usize::try_from(index).ok()?)? {
             Slot::Word(w) => Some(*w),
-            Slot::Print(_) | Slot::Encode { .. } => Some(NOP_WORD),
+            Slot::Print(_) | Slot::Encode { .. } | Slot::Empty => Some(NOP_WORD),
             Slot::Reject { .. } => Some(crate::program::REJECT_WORD),
         }
     }

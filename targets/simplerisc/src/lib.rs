@@ -4,6 +4,7 @@
 
 pub mod asm;
 pub mod backend;
+mod course_lines;
 pub mod cpu;
 pub mod decode;
 pub mod elf;

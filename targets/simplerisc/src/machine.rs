@@ -99,6 +99,7 @@ impl SrMachine {
         for slot in &program.slots {
             code.push(match slot {
                 Slot::Word(w) => decode(*w),
+                Slot::Empty => Insn::bare(Op::Nop),
                 Slot::Print(regs) => {
                     pseudo.push(Pseudo::Print(regs.clone()));
                     Insn {
@@ -350,6 +351,7 @@ impl Machine for SrMachine {
                 format!(".print {}", names.join(", "))
             }
             Slot::Encode { text, .. } => format!(".encode {text}"),
+            Slot::Empty => "(a comment line: an instruction slot in the course interpreter)".into(),
             Slot::Reject { message, .. } => format!("(does not assemble: {message})"),
         };
         Some((text, 4))

@@ -14,6 +14,10 @@ pub enum Slot {
     /// `.encode INSN`: the text as written and the word it encodes to. Prints
     /// `<text>: 0x%08x` when reached; does not execute the instruction.
     Encode { text: String, word: u32 },
+    /// A line the course interpreter counts as an instruction that holds none: a comment or
+    /// blank-space line, or a label's line with a comment after the colon. Nothing happens
+    /// when it runs, but it has a code address, so return addresses after it count it.
+    Empty,
     /// A line that does not assemble (or branches to no label), kept because the course
     /// interpreter checks a line only when it runs: reaching it is a fault with the
     /// interpreter's `message`. Dead code with a typo runs to the end, as there.

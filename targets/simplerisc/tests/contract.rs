@@ -164,9 +164,13 @@ fn running_past_the_end_halts_and_stays_halted() {
 
 #[test]
 fn empty_program_halts_at_once() {
-    let mut m = load("@ nothing\n");
+    let mut m = load("\n\n");
     assert_eq!(m.run(10).stop, Some(StopEvent::Halted));
     assert_eq!(m.instructions_executed(), 0);
+    // A comment line is an instruction slot in the course interpreter, one that does nothing.
+    let mut m = load("@ nothing\n");
+    assert_eq!(m.run(10).stop, Some(StopEvent::Halted));
+    assert_eq!(m.instructions_executed(), 1);
 }
 
 #[test]
@@ -256,15 +260,17 @@ fn debug_info_has_labels_as_written_and_lines() {
     assert_eq!(
         labels,
         [
-            (".main", 0, SymbolKind::Code),
-            ("loop", 4, SymbolKind::Code),
-            (".end", 12, SymbolKind::Code)
+            (".main", 4, SymbolKind::Code),
+            ("loop", 8, SymbolKind::Code),
+            (".end", 16, SymbolKind::Code)
         ]
     );
-    assert_eq!(info.describe(0), Some(("t.asm".to_string(), 3)));
-    assert_eq!(info.describe(4), Some(("t.asm".to_string(), 4)));
-    assert_eq!(info.describe(8), Some(("t.asm".to_string(), 6)));
-    assert_eq!(info.describe(12), None);
+    // The header comment is slot 0, as in the course interpreter; the blank line is none.
+    assert_eq!(info.describe(0), Some(("t.asm".to_string(), 1)));
+    assert_eq!(info.describe(4), Some(("t.asm".to_string(), 3)));
+    assert_eq!(info.describe(8), Some(("t.asm".to_string(), 4)));
+    assert_eq!(info.describe(12), Some(("t.asm".to_string(), 6)));
+    assert_eq!(info.describe(16), None);
 }
 
 #[test]

@@ -259,3 +259,70 @@ fn a_block_comment_after_a_label_is_flagged_only_in_crlf_files() {
     let lf = ".main:\n.loop: /* c */ nop\n";
     assert_eq!(load(lf).start_of_run_stderr(), "");
 }
+
+/// The course interpreter reads a line's first colon as a label's, inside an `@` comment too:
+/// the text after it is the line's instruction (the code before the comment is dropped), so
+/// `mov r1, 5 @ note: here` faults on `here` when it runs, with the interpreter's message
+/// (checked against the interpreter: see tests/reference/simplerisc/). Warned about; an error
+/// under --strict.
+#[test]
+fn a_colon_in_a_comment_makes_a_label_and_the_rest_the_instruction() {
+    let src = ".main:\n\tmov r1, 5 @ note: here\n\t.print r1\n";
+    let mut m = load(src);
+    assert!(
+        m.start_of_run_stderr().contains(
+            "t.asm:2:14: warning: the course interpreter reads `note:` in this comment as a \
+             label and runs `here` as the line's instruction"
+        ),
+        "{}",
+        m.start_of_run_stderr()
+    );
+    let (stop, out) = run(&mut m);
+    let StopEvent::Fault(fault) = stop else {
+        panic!("{stop:?}")
+    };
+    assert_eq!(out, "");
+    assert_eq!(
+        fault.message,
+        "The instruction in line number 2 is INVALID. (t.asm line 2)"
+    );
+    assert!(errors(src).contains("t.asm:2:14: error: the course interpreter reads `note:`"));
+    // A valid instruction after the colon runs instead of the code: r1 stays 0.
+    let m = run_ok(".main:\n\tmov r1, 5 @ step: nop\n");
+    assert_eq!(reg(&m, 1), 0);
+    // The comment's word is a label, first found: here it is the `.main` execution starts at.
+    let m = run_ok("\tmov r1, 7 @ before .main: mov r2, 3\n.main:\n\tmov r3, 4\n");
+    assert_eq!((reg(&m, 1), reg(&m, 2), reg(&m, 3)), (0, 3, 4));
+    assert!(m.start_of_run_stderr().contains(
+        "t.asm:2:1: warning: the course interpreter already read `.main:` in the comment on line 1"
+    ));
+}
+
+/// Comment lines, blank-space lines and a label's line with a comment are instruction slots
+/// that do nothing in the course interpreter: return addresses count them. Where a program
+/// reads `ra` as a number, --strict says so.
+#[test]
+fn comment_lines_are_empty_instruction_slots() {
+    let src = "@ header\nsub: @ the routine\n\t.print ra\n\t\n\tret\n.main:\n\tcall sub\n";
+    let mut m = load(src);
+    assert_eq!(m.start_of_run_stderr(), "");
+    let (stop, out) = run(&mut m);
+    assert_eq!((stop, out.as_str()), (StopEvent::Halted, "r15: 24\n"));
+    assert_eq!(m.instructions_executed(), 5);
+    let (text, _) = m.disassemble(0).expect("slot 0");
+    assert!(text.contains("comment line"), "{text}");
+    let strict = MachineOptions {
+        strict: true,
+        ..MachineOptions::default()
+    };
+    let m = load_with(src, &strict);
+    assert!(
+        m.start_of_run_stderr().contains(
+            "t.asm:3:2: warning: `ra` holds a code address, which counts the lines the course \
+             interpreter takes for instructions without one (comment or blank lines, a label's \
+             line with a comment: line 1, 2, 4)"
+        ),
+        "{}",
+        m.start_of_run_stderr()
+    );
+}

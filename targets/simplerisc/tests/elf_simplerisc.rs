@@ -11,8 +11,10 @@ use asmdbg_core::elf::object::{
 use asmdbg_simplerisc::elf::{elf_from_program, elf_image, gdb_code_addr, CODE_BASE, NOP_WORD};
 use asmdbg_simplerisc::{assemble, AsmOptions, Program};
 
+// The header is a block comment: an `@` comment line would be an instruction slot of its own,
+// as in the course interpreter.
 const PROG: &str = "\
-@ prog.asm: nested calls
+/* prog.asm: nested calls */
 .main:
 \tmov r1, 3
 \tcall outer
@@ -84,15 +86,16 @@ fn code_at_the_stub_base_with_call_targets_as_functions() {
     assert_eq!(word(3), NOP_WORD, ".print reads as nop");
     assert_eq!(word(0), p.word(0).unwrap());
     let sym = |name: &str| file.symbols().find(|s| s.name() == Ok(name)).unwrap();
+    // `.main` spans its tail after the subroutines too (`.end`, reached by its `b .end`).
     let main = sym(".main");
     assert_eq!(
         (main.address(), main.kind(), main.size()),
-        (CODE_BASE, SymbolKind::Text, 20)
+        (CODE_BASE, SymbolKind::Text, 56)
     );
     let outer = sym("outer");
     assert_eq!((outer.address(), outer.size()), (gdb_code_addr(20), 24));
     let inner = sym("inner");
-    assert_eq!((inner.address(), inner.size()), (gdb_code_addr(44), 12));
+    assert_eq!((inner.address(), inner.size()), (gdb_code_addr(44), 8));
     assert_eq!(sym(".end").size(), 0);
     let end = sym("end_of_program");
     assert_eq!(
@@ -181,18 +184,25 @@ fn frame_info_finds_ra_saved_on_the_stack() {
 #[test]
 fn functions_are_subprograms_so_next_steps_over_call() {
     let image = elf_image(&program());
-    let subs: Vec<(&str, u64, u64)> = image
+    let subs: Vec<(&str, Vec<(u64, u64)>)> = image
         .debug
         .functions
         .iter()
-        .map(|f| (f.name.as_str(), f.ranges[0].0, f.ranges[0].1))
+        .map(|f| (f.name.as_str(), f.ranges.clone()))
         .collect();
+    // A function is the code its flow reaches: `.end` after `inner` is `.main`'s.
     assert_eq!(
         subs,
         [
-            (".main", CODE_BASE, gdb_code_addr(20)),
-            ("outer", gdb_code_addr(20), gdb_code_addr(44)),
-            ("inner", gdb_code_addr(44), gdb_code_addr(56)),
+            (
+                ".main",
+                vec![
+                    (CODE_BASE, gdb_code_addr(20)),
+                    (gdb_code_addr(52), gdb_code_addr(56))
+                ]
+            ),
+            ("outer", vec![(gdb_code_addr(20), gdb_code_addr(44))]),
+            ("inner", vec![(gdb_code_addr(44), gdb_code_addr(52))]),
         ]
     );
 }

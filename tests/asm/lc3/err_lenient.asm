@@ -10,7 +10,7 @@
 	LD R0, #256		; error: cannot encode as 9-bit 2's complement number
 	.FOO 3			; error@2+4: unknown directive '.FOO' (expected .ORIG, .FILL, .BLKW, .STRINGZ or .END)
 	JRS R1			; error@2+3: unknown instruction 'JRS' (did you mean 'JSR'?)
-HLAT				; a lone word is a label, as in lc3tools
+HLAT				; a lone word is a label, as in lc3tools ; warning@1+4: label `HLAT` looks like the instruction HALT
 DONE R1, #1		; error@6+2: expected an instruction or directive after the label 'DONE', found 'R1'
 	.FILL			; error@2+5: .fill requires 1 more operand(s)
 	.FILL R1		; error: operand should be numeric or a string, found register 'R1'

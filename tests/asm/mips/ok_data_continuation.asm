@@ -7,6 +7,6 @@ msg:	.ascii "ab"			# bytes: 61 62
 	"cd"				# bytes: 63 64
 lb:	.byte arr			# bytes: 00
 hb:	.half lb			# bytes: 14 00
-	add	$t0, $t0, $t0		# warning: MARS drops instructions written in a data segment
+	add	$t0, $t0, $t0		# dropped without a word, as MARS does (--strict warns: ok_strict_warnings.asm)
 	.data
 after:	.word 9				# at: 0x10010018

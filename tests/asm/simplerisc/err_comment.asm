@@ -1,5 +1,5 @@
-@ An unterminated block comment is an error (the course interpreter: "Error: Unterminated Comment!").
+// An unterminated block comment is an error (the course interpreter: "Error: Unterminated Comment!").
 .main:
 	nop
-	/* never closed @ error: Unterminated Comment: this
+	/* never closed // error: Unterminated Comment: this
 	add r1, r1, 1

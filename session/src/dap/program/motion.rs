@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// asmdbg's own request: out of the top frame backwards, to before its call (gdb's
+/// `reverse-finish`; the DAP has stepBack by line or instruction only).
+pub const STEP_OUT_BACK: &str = "asmdbgStepOutBack";
+
 impl<G: GdbMachine> DapProgram<G> {
     /// A burst of the motion under way (none when stopped).
     pub(super) fn run_motion(&mut self, out: &mut Outbox) {
@@ -94,7 +98,7 @@ impl<G: GdbMachine> DapProgram<G> {
                     }
                 }
             }
-            Motion::ReverseLine { .. } => self.reverse_line(out),
+            Motion::Reverse(motion) => self.reverse_motion(motion, out),
         }
     }
 
@@ -178,6 +182,11 @@ impl<G: GdbMachine> DapProgram<G> {
     pub(super) fn end_program(&mut self, code: i32, out: &mut Outbox) {
         self.motion = None;
         self.terminated = true;
+        let thread = ThreadEventBody {
+            reason: "exited".to_string(),
+            thread_id: 1,
+        };
+        out.event("thread", body(&thread));
         out.event(
             "exited",
             body(&ExitedEventBody {
@@ -264,7 +273,7 @@ impl<G: GdbMachine> DapProgram<G> {
                     return;
                 }
             }
-            if here != start && here.is_some() && self.view.is_line_start(self.pc_gdb()) {
+            if here != start && here.is_some() && self.facts.is_line_start(self.pc_gdb()) {
                 self.stopped(out, "step", None, Vec::new());
                 return;
             }
@@ -339,7 +348,7 @@ impl<G: GdbMachine> DapProgram<G> {
                     }
                 }
                 if back || caller_cfa.is_none() {
-                    let line_start = self.view.is_line_start(self.pc_gdb());
+                    let line_start = self.facts.is_line_start(self.pc_gdb());
                     match *then {
                         // Back after the call: a new line starts here, or the step goes on.
                         Motion::Line { start, .. }
@@ -364,41 +373,36 @@ impl<G: GdbMachine> DapProgram<G> {
         }
     }
 
-    pub(super) fn reverse_line(&mut self, out: &mut Outbox) {
-        let Some(Motion::ReverseLine { start, frame }) = self.motion.clone() else {
+    /// A burst of a reverse motion by line or out of the frame (reverse.rs), and its stop.
+    pub(super) fn reverse_motion(&mut self, mut motion: ReverseMotion, out: &mut Outbox) {
+        let Some(outcome) = motion.burst(&mut self.core, &self.facts) else {
+            self.motion = Some(Motion::Reverse(motion));
             return;
         };
-        for _ in 0..REVERSE_STEPS_PER_BURST {
-            if self.core.reverse_step(false) == Reversed::Begin {
-                self.stopped(
-                    out,
-                    "step",
-                    Some("No more reverse-execution history.".to_string()),
-                    Vec::new(),
-                );
-                return;
+        match outcome {
+            Outcome::Arrived => self.stopped(out, "step", None, Vec::new()),
+            Outcome::Begin => self.stopped(
+                out,
+                "step",
+                Some("No more reverse-execution history.".to_string()),
+                Vec::new(),
+            ),
+            Outcome::Watch(StopEvent::Watch { kind, addr }) => {
+                self.data_breakpoint_stop(kind, addr, out)
             }
-            let here = self.current_line();
-            if here == start || here.is_none() || !self.view.is_line_start(self.pc_gdb()) {
-                continue;
-            }
-            // A line of a subroutine the start line called: on back past it. The frames
-            // are unwound only here, at the start of another line (not at every instruction).
-            let frames = self.frames();
-            let here_frame = frames.first().map(|f| self.frame_id(f, false));
-            let deeper = here_frame != Some(frame)
-                && frames.get(1).map(|c| self.frame_id(c, true)) == Some(frame);
-            if !deeper {
-                self.stopped(out, "step", None, Vec::new());
-                return;
-            }
+            Outcome::Watch(_) => self.stopped(out, "step", None, Vec::new()),
+            Outcome::Breakpoint => match self.stops_in_reverse() {
+                Some(ids) if !ids.is_empty() => self.stopped(out, "breakpoint", None, ids),
+                // A false condition, a log point, or no breakpoint of the IDE's: on back.
+                _ => self.motion = Some(Motion::Reverse(motion)),
+            },
         }
     }
 
     pub(super) fn resume(&mut self, motion: Motion) {
         self.exception = None;
         self.core.target.resume = Some(match motion {
-            Motion::ReverseContinue | Motion::ReverseLine { .. } => ResumeMode::ReverseContinue,
+            Motion::ReverseContinue | Motion::Reverse(_) => ResumeMode::ReverseContinue,
             Motion::Instruction { .. } | Motion::Line { .. } => ResumeMode::Step,
             _ => ResumeMode::Continue,
         });
@@ -464,16 +468,23 @@ impl<G: GdbMachine> DapProgram<G> {
                 .then(|| "No more reverse-execution history.".to_string());
             self.stopped(out, "step", desc, Vec::new());
         } else {
-            let frame = self
-                .frames()
-                .first()
-                .map(|f| self.frame_id(f, false))
-                .unwrap_or((None, None));
-            self.resume(Motion::ReverseLine {
-                start: self.current_line(),
-                frame,
-            });
+            let motion = ReverseMotion::start(Way::Next, 1, false, &self.core, &self.facts)?;
+            self.resume(Motion::Reverse(motion));
         }
+        Ok(())
+    }
+
+    /// `asmdbgStepOutBack`: back to before the call of the top frame (gdb's
+    /// `reverse-finish`).
+    pub(super) fn step_out_back(&mut self) -> Result<(), String> {
+        if self.core.target.history.is_none() {
+            return Err("time travel is off (noHistory)".to_string());
+        }
+        let motion = ReverseMotion::start(Way::Finish(0), 1, false, &self.core, &self.facts)
+            .map_err(|_| {
+                "this is the outermost frame: there is nothing to step out to".to_string()
+            })?;
+        self.resume(Motion::Reverse(motion));
         Ok(())
     }
 

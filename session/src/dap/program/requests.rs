@@ -6,6 +6,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::motion::STEP_OUT_BACK;
 use super::*;
 
 /// When a request may come.
@@ -64,10 +65,11 @@ impl<G: GdbMachine> DapProgram<G> {
             "stepOut" =>                   (Always, |p, _, _| done(p.step_out()?)),
             "stepBack" =>                  (Always, |p, r, out| done(p.step_back(r.args()?, out)?)),
             "reverseContinue" =>           (Always, |p, _, _| done(p.reverse_continue()?)),
+            STEP_OUT_BACK =>               (Always, |p, _, _| done(p.step_out_back()?)),
             "pause" =>                     (Always, |p, _, out| done(p.pause(out))),
             "gotoTargets" =>               (Stopped, |p, r, _| reply(p.goto_targets(r.args()?)?)),
             "goto" =>                      (Stopped, |p, r, out| done(p.goto(r.args()?, out)?)),
-            "restart" =>                   (Stopped, |p, _, out| done(p.restart(out))),
+            "restart" =>                   (Always, |p, _, out| done(p.restart(out))),
             // Frames and variables (program/inspect.rs).
             "threads" =>                   (Always, |p, _, _| reply(p.threads())),
             "stackTrace" =>                (Stopped, |p, r, _| reply(p.stack_trace(r.args()?))),

@@ -9,9 +9,23 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use crate::flow::Flow;
 use crate::symbols::{DataItem, DebugInfo};
 
-use super::analysis::{call_targets, frame_desc, function_spans, loaded_addresses, split_ranges};
+use super::analysis::{
+    call_targets, frame_descs, function_extents, loaded_addresses, split_ranges, successors_at,
+};
 use super::dwarf::{base_debug, BaseType, CfaOp, FrameCie, FrameDesc, Function, Variable};
-use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind};
+use super::image::{ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, GdbScript};
+
+/// The gdb helpers every ELF carries (reverse motions by one rule, watchpoints read again
+/// after `monitor`): Python, see the file's header.
+pub const HELPERS_PY: &str = include_str!("../gdb/helpers.py");
+
+/// The script an ELF of `isa` carries: the ISA's name, the common helpers, the ISA's own.
+pub fn helper_script(isa: &str, own: &str) -> GdbScript {
+    GdbScript {
+        name: format!("asmdbg-helpers-{isa}"),
+        text: format!("ASMDBG_ISA = \"{isa}\"\n{HELPERS_PY}\n{own}"),
+    }
+}
 
 /// How a data label reads in gdb: an index into [`ElfIsa::types`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +56,9 @@ pub trait ElfIsa {
     }
     /// `DW_AT_producer`.
     fn producer(&self) -> &'static str;
+    /// The name asmdbg's gdb helpers know the ISA by (`ASMDBG_ISA`), and the ISA's own helpers
+    /// (Python, run after the common ones; see [`helper_script`]).
+    fn gdb_helpers(&self) -> (&'static str, &'static str);
     /// gdb's address of native address `native`, if gdb can see it.
     fn gdb_addr(&self, native: u64) -> Option<u64>;
     /// The instruction whose `INSN_BYTES` little-endian bytes are `bytes`.
@@ -59,12 +76,14 @@ pub trait ElfIsa {
         false
     }
     /// The address an instruction pair puts in a register (MIPS `la`: `lui` then `ori`/`addiu`
-    /// of the same register), if this pair does that. A code label whose address is loaded is
-    /// a possible indirect call target, so it starts a function.
+    /// of the same register; LC-3 `LEA`, the first alone), if this pair does that; `addr` is
+    /// the first's gdb address. A code label whose address is loaded is a possible indirect
+    /// call target (`jalr`, `JSRR`), so it starts a function.
     fn loaded_address(
         &self,
         _first: &Self::Instruction,
         _second: &Self::Instruction,
+        _addr: u64,
     ) -> Option<u64> {
         None
     }
@@ -223,14 +242,15 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
     );
     starts.extend(&facts.extra_function_starts);
     starts.retain(|&a| in_code(a));
-    let spans = function_spans(&starts, &code_runs);
+    let extents = function_extents(&starts, &code_runs, step, |a| successors_at(isa, &insns, a));
 
     // One symbol, subprogram and frame description per function.
     let mut symbols: Vec<ElfSymbol> = Vec::new();
     let mut functions = Vec::new();
     let mut frames = Vec::new();
     let mut function_label: BTreeSet<usize> = BTreeSet::new();
-    for &(start, end) in &spans {
+    for extent in &extents {
+        let start = extent.entry;
         let here = code_labels.get(&start).map_or(&[][..], Vec::as_slice);
         let chosen = here
             .iter()
@@ -249,30 +269,42 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
             None => Some((format!("_code_{start:08x}"), false)),
         };
         if let Some((name, global)) = named {
-            let cuts: Vec<u64> = (start..end)
-                .step_by(step as usize)
-                .filter(|&a| a > start)
-                .filter(|&a| {
-                    insns
-                        .get(&(a - step))
-                        .is_some_and(|insn| isa.gdb_assumes_delay_slot(insn))
+            // gdb's delay-slot rule: each range is cut after every branch.
+            let ranges = extent
+                .ranges
+                .iter()
+                .flat_map(|&(begin, end)| {
+                    let cuts: Vec<u64> = (begin..end)
+                        .step_by(step as usize)
+                        .filter(|&a| a > begin)
+                        .filter(|&a| {
+                            insns
+                                .get(&(a - step))
+                                .is_some_and(|insn| isa.gdb_assumes_delay_slot(insn))
+                        })
+                        .collect();
+                    split_ranges(begin, end, &cuts)
                 })
                 .collect();
+            // The symbol spans the function's last range too: a label there (a `done:` after
+            // the subroutines) lies inside a sized symbol, so gdb names the pc after the
+            // function, not the label (the subroutines in between have sized symbols of
+            // their own, closer to their pcs).
             symbols.push(ElfSymbol {
                 name: name.clone(),
                 addr: start,
-                size: end - start,
+                size: extent.span(),
                 kind: ElfSymbolKind::Func,
                 global,
             });
             functions.push(Function {
                 name,
                 entry: start,
-                ranges: split_ranges(start, end, &cuts),
+                ranges,
                 global,
             });
         }
-        frames.push(frame_desc(isa, &insns, start, end, start == facts.entry));
+        frames.extend(frame_descs(isa, &insns, extent, start == facts.entry));
     }
     if let (true, Some(&(_, end))) = (isa.ends_past_its_code(), code_runs.last()) {
         symbols.push(ElfSymbol {
@@ -358,6 +390,7 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         }
     }
 
+    let (name, own) = isa.gdb_helpers();
     ElfImage {
         machine: isa.machine(),
         e_flags: isa.e_flags(),
@@ -365,5 +398,6 @@ pub fn build_image<I: ElfIsa>(isa: &I, facts: ImageFacts<'_>) -> ElfImage {
         sections,
         symbols,
         debug,
+        gdb_script: Some(helper_script(name, own)),
     }
 }

@@ -86,6 +86,31 @@ pub struct ElfImage {
     pub sections: Vec<ElfSection>,
     pub symbols: Vec<ElfSymbol>,
     pub debug: ElfDebug,
+    /// A Python script gdb runs when it loads the file (`.debug_gdb_scripts`, an inline
+    /// script: gdb asks for the file's folder in its auto-load safe-path first).
+    pub gdb_script: Option<GdbScript>,
+}
+
+/// An inline gdb script: its name (what `info auto-load` lists) and its Python text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GdbScript {
+    pub name: String,
+    pub text: String,
+}
+
+/// `SECTION_SCRIPT_ID_PYTHON_TEXT`: a `.debug_gdb_scripts` entry holding Python source.
+const PYTHON_TEXT: u8 = 4;
+
+impl GdbScript {
+    /// The `.debug_gdb_scripts` bytes: the kind, the name's line, the text, a NUL.
+    fn section(&self) -> Vec<u8> {
+        let mut out = vec![PYTHON_TEXT];
+        out.extend_from_slice(self.name.as_bytes());
+        out.push(b'\n');
+        out.extend_from_slice(self.text.as_bytes());
+        out.push(0);
+        out
+    }
 }
 
 impl ElfImage {
@@ -121,7 +146,13 @@ fn check(image: &ElfImage) -> Result<(), ElfError> {
         .chain(d.functions.iter().map(|f| f.name.as_str()))
         .chain(d.types.iter().map(|t| t.name.as_str()))
         .chain(d.files.iter().map(String::as_str))
-        .chain([d.comp_dir.as_str(), d.producer.as_str()]);
+        .chain([d.comp_dir.as_str(), d.producer.as_str()])
+        .chain(
+            image
+                .gdb_script
+                .iter()
+                .flat_map(|g| [g.name.as_str(), g.text.as_str()]),
+        );
     for name in names {
         if name.contains('\0') {
             return Err(ElfError::NulInName {
@@ -218,7 +249,10 @@ fn align_of(addr: u64) -> u64 {
 /// Writes `image` as an ELF32 little-endian `ET_EXEC` file with its DWARF.
 pub fn write_elf(image: &ElfImage) -> Result<Vec<u8>, ElfError> {
     check(image)?;
-    let dwarf = dwarf_sections(image)?;
+    let mut dwarf = dwarf_sections(image)?;
+    if let Some(script) = &image.gdb_script {
+        dwarf.push((".debug_gdb_scripts", script.section()));
+    }
 
     let mut buffer = Vec::new();
     let mut w = Writer::new(Endianness::Little, false, &mut buffer);

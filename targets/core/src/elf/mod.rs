@@ -33,14 +33,15 @@ pub mod dwarf;
 pub mod image;
 pub mod unwind;
 
-pub use analysis::{function_spans, propagate_states, split_ranges};
-pub use build::{build_image, ElfIsa, ImageFacts, ImageRun, VarType};
+pub use analysis::{function_extents, function_spans, propagate_states, split_ranges, Extent};
+pub use build::{build_image, helper_script, ElfIsa, ImageFacts, ImageRun, VarType, HELPERS_PY};
 pub use dwarf::{
     base_debug, BaseType, CfaOp, ElfDebug, FrameCie, FrameDesc, Function, LineRow, TypeEncoding,
     Variable, DW_LANG_ASSEMBLER,
 };
 pub use image::{
-    write_elf, ElfError, ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, EM_MIPS, EM_NONE,
+    write_elf, ElfError, ElfImage, ElfSection, ElfSymbol, ElfSymbolKind, GdbScript, EM_MIPS,
+    EM_NONE,
 };
 
 /// The crates the writer is built on, for reading the file back (tests, tools) without a

@@ -188,7 +188,36 @@ pub struct Debuggee<G: GdbMachine> {
     /// A reverse-continue under way: the session searches one interval of history per
     /// burst; a new request or Ctrl-C drops it.
     pub reverse_search: Option<crate::history::ReverseSearch>,
+    /// Lines for the debugger's own console, not the program's: gdb's (sent with the next
+    /// resume: a stub may write to it only while the target runs), or the IDE's Debug Console.
+    pub debugger_notes: String,
+    /// gdb runs asmdbg's helper script (it said so with `monitor asmdbg-helpers`) on this
+    /// connection.
+    pub helpers_loaded: bool,
+    /// gdb is the client (the RSP session), not an IDE through the DAP.
+    pub served_to_gdb: bool,
+    /// gdb set a watchpoint on this connection (it takes them out at every stop: the set
+    /// does not say whether it has any).
+    pub gdb_watched: bool,
+    /// Breakpoint and watchpoint addresses gdb's console was told a likely slip about, on
+    /// this connection (gdb inserts them again at every resume).
+    pub slips_told: Vec<u64>,
+    /// `monitor asmdbg-reverse ...`'s words: the motion gdb's next `bs` runs (the helper
+    /// script's reverse-next, reverse-step, reverse-nexti and reverse-finish; the session
+    /// knows the motions).
+    pub armed_reverse: Option<String>,
+    /// gdb made a new resume request (set by every one; the session takes it).
+    pub new_request: bool,
     created: Instant,
+}
+
+/// What the debugger's console says when a change in the past drops the recorded future.
+pub fn discarded_note(now: u64, frontier: u64) -> String {
+    format!(
+        "asmdbg: the machine was changed at instruction {now}: the recorded future after \
+         instruction {now} (up to {frontier}) was discarded; the program runs live from here, \
+         and going back shows the change\n"
+    )
 }
 
 /// Errors of the target that end a gdb session. Memory and register problems are answered with
@@ -218,6 +247,13 @@ impl<G: GdbMachine> Debuggee<G> {
             history_cap: crate::history::DEFAULT_CAP_BYTES,
             end_reported: false,
             reverse_search: None,
+            debugger_notes: String::new(),
+            helpers_loaded: false,
+            served_to_gdb: false,
+            gdb_watched: false,
+            slips_told: Vec::new(),
+            armed_reverse: None,
+            new_request: false,
             created: Instant::now(),
         }
     }
@@ -235,12 +271,7 @@ impl<G: GdbMachine> Debuggee<G> {
             let now = self.machine.instructions_executed();
             let frontier = history.frontier();
             if history.truncate_future(&mut self.machine) {
-                self.console_notes.extend_from_slice(
-                    format!(
-                        "[asmdbg: the machine was changed at instruction {now} of {frontier}: the recorded run after it is dropped and it runs live from here]\n"
-                    )
-                    .as_bytes(),
-                );
+                self.debugger_notes.push_str(&discarded_note(now, frontier));
             }
         }
         self.end_reported = false;

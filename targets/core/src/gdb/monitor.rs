@@ -50,10 +50,18 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
     match verb {
         "help" | "?" => HELP.to_string(),
         "reset" => {
+            let (input, closed) = console_input_so_far(dbg);
             dbg.machine.reset();
             if dbg.history.is_some() {
                 // Counts start again at 0: so does history.
                 dbg.record_history(dbg.history_cap);
+            }
+            // The run from the start reads the console's input again, as a replay does.
+            if !input.is_empty() {
+                dbg.machine.queue_input(&input);
+            }
+            if closed {
+                dbg.machine.end_input();
             }
             let failed = dbg
                 .pokes
@@ -70,7 +78,25 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
                     dbg.pokes.len() - failed
                 ));
             }
+            if !input.is_empty() {
+                text.push_str(&format!(
+                    "; the console's {} byte(s) of input are read again from the start",
+                    input.len()
+                ));
+            }
             text
+        }
+        // The helper script gdb loads from the ELF says it is there (no reply: it is not
+        // something a user types).
+        "asmdbg-helpers" => {
+            dbg.helpers_loaded = true;
+            String::new()
+        }
+        // The helper script's reverse motions by line: the next `bs` runs this one.
+        "asmdbg-reverse" => {
+            dbg.helpers_loaded = true;
+            dbg.armed_reverse = Some(args.join(" "));
+            String::new()
         }
         "regs" | "registers" => regs(&dbg.machine),
         "disas" | "disassemble" | "x/i" => disas(&dbg.machine, &args),
@@ -82,6 +108,31 @@ pub fn run<G: GdbMachine>(dbg: &mut Debuggee<G>, command: &str) -> String {
         "display" => display(dbg, &args),
         "key" | "keys" => keys(dbg, &args),
         other => format!("unknown monitor command '{other}'\n{HELP}"),
+    }
+}
+
+/// The console's input so far, for a run from the start to read again: every byte that came
+/// in (history's log), or without history the bytes the guest has not read; and whether it
+/// ended.
+fn console_input_so_far<G: GdbMachine>(dbg: &mut Debuggee<G>) -> (Vec<u8>, bool) {
+    match &dbg.history {
+        Some(history) => {
+            let log = history.input_log(&dbg.machine);
+            let mut bytes = Vec::new();
+            let mut closed = false;
+            for (_, input) in &log.entries {
+                match input {
+                    crate::host::HostInput::Console { bytes: b, .. } => bytes.extend(b),
+                    crate::host::HostInput::ConsoleClosed { .. } => closed = true,
+                    _ => {}
+                }
+            }
+            (bytes, closed)
+        }
+        None => {
+            let console = dbg.machine.console();
+            (console.unread_input(), console.input_closed())
+        }
     }
 }
 
@@ -195,11 +246,24 @@ fn goto<G: GdbMachine>(dbg: &mut Debuggee<G>, args: &[&str]) -> String {
         );
     }
     dbg.end_reported = false;
-    format!(
+    let mut text = format!(
         "at instruction {}; PC = {}",
         dbg.machine.instructions_executed(),
         dbg.machine.isa().format_addr(dbg.machine.pc())
-    )
+    );
+    if dbg.served_to_gdb && !dbg.helpers_loaded {
+        // gdb does not know the machine moved: asmdbg's helper script tells it after every
+        // monitor command; without it the user must.
+        text.push_str("\n(gdb keeps the registers it read: `maint flush register-cache`");
+        if dbg.gdb_watched {
+            text.push_str(
+                "; and each watchpoint's next \"Old value\" is its value before the goto, unless \
+                 gdb runs asmdbg's helper script from the ELF, which reads them again",
+            );
+        }
+        text.push(')');
+    }
+    text
 }
 
 /// Values longer than this (LC-3's PSR with its flags spelled out) get a line of their own.

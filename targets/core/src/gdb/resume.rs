@@ -14,6 +14,7 @@ use super::{Debuggee, GdbMachine, ResumeMode};
 impl<G: GdbMachine> SingleThreadResume for Debuggee<G> {
     fn resume(&mut self, _signal: Option<Signal>) -> Result<(), Self::Error> {
         self.resume = Some(ResumeMode::Continue);
+        self.new_request = true;
         Ok(())
     }
 
@@ -39,6 +40,7 @@ impl<G: GdbMachine> SingleThreadResume for Debuggee<G> {
 impl<G: GdbMachine> ReverseStep<()> for Debuggee<G> {
     fn reverse_step(&mut self, _tid: ()) -> Result<(), Self::Error> {
         self.resume = Some(ResumeMode::ReverseStep);
+        self.new_request = true;
         Ok(())
     }
 }
@@ -47,6 +49,7 @@ impl<G: GdbMachine> ReverseCont<()> for Debuggee<G> {
     fn reverse_cont(&mut self) -> Result<(), Self::Error> {
         self.resume = Some(ResumeMode::ReverseContinue);
         self.reverse_search = None;
+        self.new_request = true;
         Ok(())
     }
 }
@@ -54,6 +57,7 @@ impl<G: GdbMachine> ReverseCont<()> for Debuggee<G> {
 impl<G: GdbMachine> SingleThreadSingleStep for Debuggee<G> {
     fn step(&mut self, _signal: Option<Signal>) -> Result<(), Self::Error> {
         self.resume = Some(ResumeMode::Step);
+        self.new_request = true;
         Ok(())
     }
 }

@@ -90,7 +90,9 @@ impl Assembler<'_> {
                 None => Base::UnknownDirective,
             });
         }
-        mnemonics::lookup(word, self.strict).map(Base::Inst)
+        mnemonics::lookup(word, self.strict)
+            .or_else(|| self.pennsim.then(|| mnemonics::pennsim(word)).flatten())
+            .map(Base::Inst)
     }
 
     /// lc3tools' reading of a line: an exact mnemonic or directive first is the base; otherwise

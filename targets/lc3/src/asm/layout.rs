@@ -187,7 +187,8 @@ impl Assembler<'_> {
             }
         } else if !any_orig {
             self.rep.file_error("could not find valid .orig");
-        } else if block.is_some() {
+        } else if block.is_some() && !self.pennsim {
+            // PennSim's assembler ends the last block at the end of the file.
             self.rep.file_error("no .end at end of file");
         }
     }

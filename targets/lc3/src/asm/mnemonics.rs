@@ -88,6 +88,27 @@ const LC3TOOLS_ONLY: &[Mnemonic] = &[
     mnemonic!("NOP", form(0x0000, &[]), form(0x0000, &[PcOffset(9)])),
 ];
 
+/// PennSim 1.2.5 only (`--profile pennsim`): its ISA's SUB and MUL, and JMPT (a JMP that
+/// leaves supervisor mode; RTT is JMPT R7).
+const PENNSIM_ONLY: &[Mnemonic] = &[
+    mnemonic!("SUB", form(0x1010, &[Reg(9), Reg(6), Reg(0)])),
+    Mnemonic {
+        name: "MUL",
+        forms: &[
+            form(0xD000, &[Reg(9), Reg(6), Reg(0)]),
+            form(0xD020, &[Reg(9), Reg(6), Imm(5)]),
+        ],
+    },
+    mnemonic!("JMPT", form(0xC001, &[Reg(6)])),
+    mnemonic!("RTT", form(0xC1C1, &[])),
+];
+
+/// The PennSim-only mnemonic `word` names (case-insensitive).
+pub(crate) fn pennsim(word: &str) -> Option<Mnemonic> {
+    let upper = word.to_ascii_uppercase();
+    PENNSIM_ONLY.iter().find(|m| m.name == upper).copied()
+}
+
 const BR_FORMS: [&[Form]; 8] = [
     &[form(0x0E00, &[PcOffset(9)])],
     &[form(0x0200, &[PcOffset(9)])],

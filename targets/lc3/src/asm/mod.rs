@@ -33,6 +33,7 @@
 //!   lines and the data directives' facts recorded.
 //! - `report.rs`: `Reporter`, which collects the diagnostics, and the complaints several
 //!   passes make.
+//! - `slips.rs`: a lone label one edit from an instruction (`PUST`) is warned about.
 
 mod dialect;
 mod directives;
@@ -41,6 +42,7 @@ mod layout;
 mod lexer;
 mod mnemonics;
 mod report;
+mod slips;
 mod statement;
 
 use asmdbg_core::{
@@ -56,6 +58,9 @@ use statement::Directive;
 pub struct AsmOptions {
     /// lc3as's rules instead of the lenient lc3tools dialect.
     pub strict: bool,
+    /// PennSim's instructions too (`--profile pennsim`): SUB, MUL, JMPT and RTT. Off, they
+    /// are not mnemonics, so programs for the other simulators may use the names as labels.
+    pub pennsim: bool,
 }
 
 /// Whether `word` is an LC-3 instruction (trap aliases and lc3tools' extras included) or one of
@@ -66,7 +71,9 @@ pub fn is_operation(word: &str) -> bool {
 
 /// Assembles one source file, reporting every error.
 pub fn assemble(file: &SourceFile, opts: &AsmOptions) -> Result<Program, Diagnostics> {
-    Assembler::new(file, opts.strict).run()
+    let mut assembler = Assembler::new(file, opts.strict);
+    assembler.pennsim = opts.pennsim;
+    assembler.run()
 }
 
 /// Assembles source text held in memory (the OS images, tests).
@@ -77,6 +84,7 @@ pub fn assemble_str(name: &str, text: &str, opts: &AsmOptions) -> Result<Program
 struct Assembler<'a> {
     file: &'a SourceFile,
     strict: bool,
+    pennsim: bool,
     rep: Reporter,
     symbols: SymbolTable,
     segments: Vec<Segment>,
@@ -92,6 +100,7 @@ impl<'a> Assembler<'a> {
         Assembler {
             file,
             strict,
+            pennsim: false,
             rep: Reporter {
                 sources,
                 file: id,
@@ -109,6 +118,7 @@ impl<'a> Assembler<'a> {
         let mut statements = self.parse();
         self.layout(&mut statements);
         self.encode(&statements);
+        self.warn_slips(&statements);
         let mut diags = std::mem::take(&mut self.rep.diags);
         diags.sort();
         if diags.has_errors() {

@@ -3,11 +3,25 @@ use super::*;
 use asmdbg_core::{DataDirective, SymbolKind};
 
 fn lenient(text: &str) -> Result<Program, Diagnostics> {
-    assemble_str("t.asm", text, &AsmOptions { strict: false })
+    assemble_str(
+        "t.asm",
+        text,
+        &AsmOptions {
+            strict: false,
+            pennsim: false,
+        },
+    )
 }
 
 fn strict(text: &str) -> Result<Program, Diagnostics> {
-    assemble_str("t.asm", text, &AsmOptions { strict: true })
+    assemble_str(
+        "t.asm",
+        text,
+        &AsmOptions {
+            strict: true,
+            pennsim: false,
+        },
+    )
 }
 
 fn words(p: &Program) -> Vec<u16> {
@@ -235,7 +249,14 @@ fn garbage_gives_diagnostics_not_panics() {
         }
         let lines = SourceFile::new("g.asm", text.as_str()).line_count();
         for strict in [false, true] {
-            match assemble_str("g.asm", &text, &AsmOptions { strict }) {
+            match assemble_str(
+                "g.asm",
+                &text,
+                &AsmOptions {
+                    strict,
+                    pennsim: false,
+                },
+            ) {
                 Ok(p) => {
                     let total: usize = p.segments.iter().map(|s| s.words.len()).sum();
                     assert!(total <= 0x1_0000, "{text:?}");

@@ -24,8 +24,8 @@ use asmdbg_core::code_memory::CompiledCode;
 use asmdbg_core::{BreakpointBitmap, WatchpointSet};
 
 use super::jit::{self, BlockFn};
-use super::{DEVICE_BASE, USER_BASE};
-use crate::decode::{decode, Instruction};
+use super::{Semantics, DEVICE_BASE, USER_BASE};
+use crate::decode::{decode_for, Instruction};
 
 /// Most instructions in one block; longer straight-line code continues in the next block.
 pub(super) const MAX_BLOCK: u16 = 128;
@@ -188,11 +188,12 @@ impl Block {
             || self.len >= COMPILE_STRAIGHT_FROM
     }
 
-    /// Every instruction of the block is in user space (x3000–xFDFF), where 3rd-edition
-    /// access control lets user mode fetch (no block reaches the device page).
+    /// Every instruction of the block is in the window `lo..lo + len`, where user mode may
+    /// fetch under an access check (no block reaches the device page).
     #[inline(always)]
-    pub fn in_user_space(&self) -> bool {
-        self.start >= USER_BASE
+    pub fn within(&self, lo: u16, len: u16) -> bool {
+        let start = u32::from(self.start);
+        start >= u32::from(lo) && start + u32::from(self.len) <= u32::from(lo) + u32::from(len)
     }
 }
 
@@ -213,6 +214,8 @@ pub(super) struct AccessMap {
     code_end: usize,
     /// The [`WatchpointSet::generation`] the watched words were marked from (0: none).
     watched: u64,
+    /// The user's plain window (`lo`, `len`) the user's view is marked for.
+    user_window: (u16, u16),
 }
 
 impl AccessMap {
@@ -227,6 +230,7 @@ impl AccessMap {
             code_low: 0x10000,
             code_end: 0,
             watched: 0,
+            user_window: (USER_BASE, DEVICE_BASE - USER_BASE),
         };
         map.mark_not_plain(&[]);
         map
@@ -253,6 +257,17 @@ impl AccessMap {
         }
     }
 
+    /// Marks the user's view for the plain window `lo..lo + len` if it was marked for another
+    /// (PennSim's MPR opens other pages than 3rd-edition access control's x3000-xFDFF).
+    pub fn set_user_window(&mut self, lo: u16, len: u16, watchpoints: &WatchpointSet) {
+        if self.user_window != (lo, len) {
+            self.user_window = (lo, len);
+            self.watched = watchpoints.generation();
+            let spans: Vec<(u64, u64)> = watchpoints.iter().map(|w| (w.addr, w.len)).collect();
+            self.mark_not_plain(&spans);
+        }
+    }
+
     /// Forgets which watched words are marked: the next sync marks them again.
     pub fn invalidate_watched(&mut self) {
         self.watched = 0;
@@ -265,7 +280,11 @@ impl AccessMap {
         for (addr, (s, u)) in supervisor.iter_mut().zip(user.iter_mut()).enumerate() {
             let device = addr >= usize::from(DEVICE_BASE);
             *s = (*s & Self::CODE) | if device { Self::NOT_PLAIN } else { 0 };
-            let outside = device || addr < usize::from(USER_BASE);
+            let (lo, len) = (
+                usize::from(self.user_window.0),
+                usize::from(self.user_window.1),
+            );
+            let outside = device || addr < lo || addr >= lo + len;
             *u = (*u & Self::CODE) | if outside { Self::NOT_PLAIN } else { 0 };
         }
         for &(addr, len) in watched {
@@ -304,20 +323,20 @@ pub(super) struct BlockCache {
     ops: Vec<Op>,
     /// The [`BreakpointBitmap::version`] the blocks were cut at.
     breakpoints_version: u64,
-    /// The LEA semantics the blocks were decoded with.
-    lea_sets_cc: bool,
+    /// The semantics the blocks were decoded with (LEA's condition codes, JSRR's order).
+    semantics: Semantics,
     /// The blocks compiled to machine code so far, by index (`jit.rs`).
     compiled: CompiledCode,
 }
 
 impl BlockCache {
-    pub fn new(lea_sets_cc: bool) -> Self {
+    pub fn new(semantics: Semantics) -> Self {
         BlockCache {
             entry: Box::new([NO_BLOCK; 0x10000]),
             blocks: Vec::new(),
             ops: Vec::new(),
             breakpoints_version: 0,
-            lea_sets_cc,
+            semantics,
             compiled: CompiledCode::default(),
         }
     }
@@ -337,15 +356,15 @@ impl BlockCache {
     }
 
     /// Drops every block if the breakpoints moved since the blocks were cut at them, or the
-    /// LEA semantics changed. `breakpoints` must be synced with the set first.
+    /// semantics changed. `breakpoints` must be synced with the set first.
     pub fn sync(
         &mut self,
         breakpoints: &BreakpointBitmap<1024>,
-        lea_sets_cc: bool,
+        semantics: Semantics,
         code: &mut AccessMap,
     ) {
-        if lea_sets_cc != self.lea_sets_cc || breakpoints.version() != self.breakpoints_version {
-            self.lea_sets_cc = lea_sets_cc;
+        if semantics != self.semantics || breakpoints.version() != self.breakpoints_version {
+            self.semantics = semantics;
             self.breakpoints_version = breakpoints.version();
             self.flush(code);
         }
@@ -420,7 +439,7 @@ impl BlockCache {
         {
             let next = addr + 1;
             let rel = |offset: i16| next.wrapping_add(offset as u16);
-            let op = match decode(mem[addr as usize]) {
+            let op = match decode_for(mem[addr as usize], self.semantics.pennsim) {
                 Instruction::AddReg { dr, sr1, sr2 } => {
                     let (dr, sr1, sr2) = (Reg::of(dr), Reg::of(sr1), Reg::of(sr2));
                     Op::AddReg { dr, sr1, sr2 }
@@ -453,7 +472,7 @@ impl BlockCache {
                     let (dr, base, offset) = (Reg::of(dr), Reg::of(base), offset as u16);
                     Op::Ldr { dr, base, offset }
                 }
-                Instruction::Lea { dr, offset } if self.lea_sets_cc => Op::LeaCc {
+                Instruction::Lea { dr, offset } if self.semantics.lea_sets_cc => Op::LeaCc {
                     dr: Reg::of(dr),
                     value: rel(offset),
                 },
@@ -495,6 +514,13 @@ impl BlockCache {
                     addr = next;
                     break;
                 }
+                // lc3tools writes R7 before it reads the base: its JSRR R7 calls the next
+                // instruction.
+                Instruction::Jsrr { base: 7 } if self.semantics.jsrr_links_first => {
+                    tail = Tail::Jsr { target: next };
+                    addr = next;
+                    break;
+                }
                 Instruction::Jsrr { base } => {
                     tail = Tail::Jsrr {
                         base: Reg::of(base),
@@ -502,7 +528,12 @@ impl BlockCache {
                     addr = next;
                     break;
                 }
-                Instruction::Trap { .. }
+                // PennSim's own instructions run the ordinary way.
+                Instruction::Sub { .. }
+                | Instruction::MulReg { .. }
+                | Instruction::MulImm { .. }
+                | Instruction::Jmpt { .. }
+                | Instruction::Trap { .. }
                 | Instruction::Rti
                 | Instruction::Reserved
                 | Instruction::Illegal => break,

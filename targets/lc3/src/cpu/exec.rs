@@ -2,10 +2,11 @@
 //! loop's ordinary path use, TRAP and RTI included), or a decoded block's ops
 //! ([`Cpu::run_block`]) with the condition codes kept as the last value that set them.
 
-use crate::decode::{decode, Instruction};
+use crate::decode::{decode_for, Instruction};
 
 use super::blocks::{self, Op, Tail};
-use super::{cc_of, Cpu, Exit, VEC_ACCESS, VEC_ILLEGAL, VEC_PRIVILEGE};
+use super::pennsim::PennSimStop;
+use super::{cc_of, Cpu, Exit, VEC_ILLEGAL, VEC_PRIVILEGE};
 
 impl Cpu {
     /// Fetches and executes the instruction at the PC. `self.pc` already points past it while
@@ -13,17 +14,19 @@ impl Cpu {
     /// use the incremented PC).
     #[inline(always)]
     pub(super) fn execute<const WATCH: bool>(&mut self) -> Result<(), Exit> {
-        if self.pc.wrapping_sub(self.plain_lo) >= self.plain_len && self.protected(self.pc) {
-            // Past the word, as after any fetch: whoever resolves the exit takes the
-            // instruction's address as the PC before it (the run loop as `self.pc - 1`).
-            self.pc = self.pc.wrapping_add(1);
-            return Err(Exit::Exception(VEC_ACCESS));
+        if self.pc.wrapping_sub(self.plain_lo) >= self.plain_len {
+            if let Some(exit) = self.denied(self.pc) {
+                // Past the word, as after any fetch: whoever resolves the exit takes the
+                // instruction's address as the PC before it (the run loop as `self.pc - 1`).
+                self.pc = self.pc.wrapping_add(1);
+                return Err(exit);
+            }
         }
         let word = self.mem[self.pc as usize];
         self.pc = self.pc.wrapping_add(1);
         let next = self.pc;
         let rel = |offset: i16| next.wrapping_add(offset as u16);
-        match decode(word) {
+        match decode_for(word, self.semantics.pennsim) {
             Instruction::AddReg { dr, sr1, sr2 } => {
                 self.set_reg_cc(dr, self.reg(sr1).wrapping_add(self.reg(sr2)))
             }
@@ -46,7 +49,12 @@ impl Cpu {
                 self.pc = rel(offset);
             }
             Instruction::Jsrr { base } => {
-                let target = self.reg(base);
+                // lc3tools links first, so its JSRR R7 calls the next instruction.
+                let target = if base == 7 && self.semantics.jsrr_links_first {
+                    next
+                } else {
+                    self.reg(base)
+                };
                 self.regs[7] = next;
                 self.pc = target;
             }
@@ -83,13 +91,16 @@ impl Cpu {
                 if self.is_user() || !self.semantics.trap_through_stack {
                     self.trap_site = next.wrapping_sub(1);
                 }
-                if self.semantics.trap_through_stack {
+                if self.semantics.pennsim {
+                    self.pennsim_trap(vector, next);
+                } else if self.semantics.trap_through_stack {
                     self.enter_supervisor(u16::from(vector), None);
                 } else {
                     self.regs[7] = next;
                     self.pc = self.mem[vector as usize];
                 }
             }
+            Instruction::Rti if self.semantics.pennsim => self.pennsim_rti()?,
             Instruction::Rti => {
                 if !self.semantics.has_rti {
                     return Err(Exit::Exception(VEC_ILLEGAL));
@@ -98,6 +109,19 @@ impl Cpu {
                     return Err(Exit::Exception(VEC_PRIVILEGE));
                 }
                 self.return_from_interrupt();
+            }
+            Instruction::Sub { dr, sr1, sr2 } => {
+                self.set_reg_cc(dr, self.reg(sr1).wrapping_sub(self.reg(sr2)))
+            }
+            Instruction::MulReg { dr, sr1, sr2 } => {
+                self.set_reg_cc(dr, self.reg(sr1).wrapping_mul(self.reg(sr2)))
+            }
+            Instruction::MulImm { dr, sr1, imm } => {
+                self.set_reg_cc(dr, self.reg(sr1).wrapping_mul(imm as u16))
+            }
+            Instruction::Jmpt { base } => self.jump_to_user(self.reg(base)),
+            Instruction::Reserved | Instruction::Illegal if self.semantics.pennsim => {
+                return Err(Exit::Stopped(PennSimStop::Undefined(word)))
             }
             Instruction::Reserved | Instruction::Illegal => {
                 return Err(Exit::Exception(VEC_ILLEGAL))

@@ -530,7 +530,7 @@ mod tests {
         // NOT R6, R5; BRnp x3000
         let mut mem = Box::new([0u16; 0x10000]);
         mem[0x3000..0x3006].copy_from_slice(&[0x1042, 0x56F0, 0x6903, 0x7B00, 0x9D7F, 0x0BFA]);
-        let mut cache = BlockCache::new(false);
+        let mut cache = BlockCache::new(crate::os::LC3TOOLS.semantics);
         let mut code = AccessMap::new();
         let index = cache.index_at(0x3000, &mem, &BreakpointBitmap::default(), &mut code);
         let (block, ops) = cache.block(index);

@@ -41,11 +41,15 @@ mod access;
 mod blocks;
 mod exec;
 mod jit;
+mod pennsim;
 mod run;
 mod state;
 mod traps;
 
+pub use pennsim::{PennSimDevices, INSTRUCTIONS_PER_MS, MPR, TMI, TMR};
 pub use state::CpuState;
+
+use pennsim::PennSimStop;
 
 use blocks::{AccessMap, BlockCache};
 
@@ -97,6 +101,13 @@ pub struct Semantics {
     pub psr_mapped: bool,
     /// The display prints a carriage return as a newline (lc3tools).
     pub cr_is_newline: bool,
+    /// JSRR writes R7 before it reads its base register, so `JSRR R7` calls the instruction
+    /// after it (lc3tools' micro-ops); the book and lc3sim jump to R7's old value.
+    pub jsrr_links_first: bool,
+    /// PennSim 1.2.5's machine (cpu/pennsim.rs): its ISA (SUB, MUL, JMPT, RTT; undefined
+    /// words stop), TRAP into supervisor mode without the stack, the MPR's page protection,
+    /// its timer, and its exception texts instead of vectors.
+    pub pennsim: bool,
 }
 
 /// Why an instruction did not finish the ordinary way. Kept small and `Copy` so the hot loop
@@ -120,6 +131,8 @@ enum Exit {
     /// one); not committed. It runs again as a single instruction, where its instruction count
     /// is known for the idle rule (see `poll_at`).
     Poll,
+    /// PennSim stopped the machine (it has no exception vectors).
+    Stopped(PennSimStop),
 }
 
 /// Registers, memory and devices of one LC-3.
@@ -153,6 +166,8 @@ pub struct Cpu {
     dsr_ie: bool,
     ddr: u16,
     mcr: u16,
+    /// PennSim's MPR and timer (used under [`Semantics::pennsim`] only).
+    pennsim: PennSimDevices,
     /// Accesses with `addr - plain_lo < plain_len` are ordinary memory; the rest are devices or
     /// protected and take the slow path.
     plain_lo: u16,
@@ -227,11 +242,12 @@ impl Cpu {
             dsr_ie: false,
             ddr: 0,
             mcr: CLOCK_ENABLE,
+            pennsim: PennSimDevices::default(),
             plain_lo: 0,
             plain_len: DEVICE_BASE,
             irq_armed: false,
             debug: DebugCache::new(BreakpointBitmap::new(), WatchFilter::new(1)),
-            blocks: Some(Box::new(BlockCache::new(semantics.lea_sets_cc))),
+            blocks: Some(Box::new(BlockCache::new(semantics))),
             code: AccessMap::new(),
             code_stale: false,
             executed: 0,
@@ -259,6 +275,7 @@ impl Cpu {
         self.dsr_ie = false;
         self.ddr = 0;
         self.mcr = CLOCK_ENABLE;
+        self.pennsim = PennSimDevices::default();
         self.debug.watch.end_resume();
         self.empty_polls = 0;
         self.last_empty_poll = 0;
@@ -320,6 +337,27 @@ impl Cpu {
         self.psr & PSR_USER != 0
     }
 
+    /// User mode under an access check (3rd-edition access control, PennSim's MPR): the plain
+    /// window is the user's, and fetches outside it are checked.
+    fn restricted(&self) -> bool {
+        self.is_user() && (self.semantics.access_control || self.semantics.pennsim)
+    }
+
+    /// The exit an access of `addr` takes if the mode and the access rules forbid it.
+    #[cold]
+    fn denied(&self, addr: u16) -> Option<Exit> {
+        if self.semantics.access_control
+            && self.is_user()
+            && !(USER_BASE..DEVICE_BASE).contains(&addr)
+        {
+            Some(Exit::Exception(VEC_ACCESS))
+        } else if self.semantics.pennsim && self.mpr_denies(addr) {
+            Some(Exit::Stopped(PennSimStop::Denied(addr)))
+        } else {
+            None
+        }
+    }
+
     /// Sets the PSR as a whole (debugger, PSR device register), keeping the derived state right.
     pub fn set_psr(&mut self, psr: u16) {
         self.psr = psr & !PSR_CC;
@@ -338,6 +376,8 @@ impl Cpu {
         if self.semantics.access_control && self.is_user() {
             self.plain_lo = USER_BASE;
             self.plain_len = DEVICE_BASE - USER_BASE;
+        } else if self.semantics.pennsim && self.is_user() {
+            (self.plain_lo, self.plain_len) = pennsim::user_window(self.pennsim.mpr);
         } else {
             self.plain_lo = 0;
             self.plain_len = DEVICE_BASE;

@@ -6,7 +6,7 @@ use asmdbg_core::code_memory::LEFT_EARLY;
 use asmdbg_core::{RunOutcome, StopEvent};
 
 use super::blocks::BlockCache;
-use super::{cc_of, jit, Cpu, Exit, USER_BASE};
+use super::{cc_of, jit, Cpu, Exit};
 
 /// How [`Cpu::run_chain`] ended.
 enum Chain {
@@ -100,12 +100,8 @@ impl Cpu {
         let mut blocks = self
             .blocks
             .take()
-            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics.lea_sets_cc)));
-        blocks.sync(
-            &self.debug.breakpoints,
-            self.semantics.lea_sets_cc,
-            &mut self.code,
-        );
+            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics)));
+        blocks.sync(&self.debug.breakpoints, self.semantics, &mut self.code);
         // The held instruction a watch stop resumed above may have written over code.
         self.settle_code(&mut blocks);
         let mut done: u64 = 0;
@@ -222,9 +218,11 @@ impl Cpu {
             2 => 0,
             _ => 1,
         };
-        // Under 3rd-edition access control a user-mode block must lie in user space; in
-        // supervisor mode every block may run (none reaches the device page).
-        let user_fetch_only = self.semantics.access_control && self.is_user();
+        // Under an access check (3rd-edition access control, PennSim's MPR) a user-mode block
+        // must lie in the user's plain window (elsewhere each fetch is checked the ordinary
+        // way); in supervisor mode every block may run (none reaches the device page).
+        let restricted = self.restricted();
+        let (window_lo, window_len) = (self.plain_lo, self.plain_len);
         let mut pc = self.pc;
         let end = loop {
             if *done == left {
@@ -236,7 +234,10 @@ impl Cpu {
             let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
             let (block, ops) = blocks.block(index);
             let len = u64::from(block.len);
-            if len == 0 || len > left - *done || (user_fetch_only && !block.in_user_space()) {
+            if len == 0
+                || len > left - *done
+                || (restricted && !block.within(window_lo, window_len))
+            {
                 break Chain::Ordinary;
             }
             // A block that branches back to its own start (a loop of one block) runs again
@@ -301,8 +302,11 @@ impl Cpu {
     ) -> Option<(u64, Result<u16, u16>)> {
         let compiled = blocks.compiled(index)?;
         // The user's view of the access map exactly when the window is the user's.
-        let user = self.plain_lo != 0;
-        debug_assert_eq!(user, self.plain_lo == USER_BASE);
+        let user = self.restricted();
+        if user {
+            self.code
+                .set_user_window(self.plain_lo, self.plain_len, &self.watchpoints);
+        }
         let mut context = jit::Context::new(
             self.regs,
             *last,

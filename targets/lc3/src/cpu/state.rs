@@ -22,6 +22,7 @@ pub struct CpuState {
     dsr_ie: bool,
     ddr: u16,
     mcr: u16,
+    pennsim: super::PennSimDevices,
     empty_polls: u32,
     last_empty_poll: u64,
     executed: u64,
@@ -56,6 +57,7 @@ impl Cpu {
             dsr_ie: self.dsr_ie,
             ddr: self.ddr,
             mcr: self.mcr,
+            pennsim: self.pennsim,
             empty_polls: self.empty_polls,
             last_empty_poll: self.last_empty_poll,
             executed: self.executed,
@@ -78,6 +80,7 @@ impl Cpu {
         self.dsr_ie = state.dsr_ie;
         self.ddr = state.ddr;
         self.mcr = state.mcr;
+        self.pennsim = state.pennsim;
         self.empty_polls = state.empty_polls;
         self.last_empty_poll = state.last_empty_poll;
         self.poll_alone = false;

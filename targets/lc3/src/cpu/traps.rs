@@ -99,6 +99,10 @@ impl Cpu {
                 self.enter_supervisor(0x0100 + u16::from(vector), None);
                 (true, None)
             }
+            Exit::Stopped(stop) => {
+                self.pc = at;
+                (false, Some(StopEvent::Fault(stop.fault(at))))
+            }
             Exit::Exception(_) => {
                 self.pc = at;
                 let fault = Fault {

@@ -256,22 +256,31 @@ pub enum Operand {
 /// Why operands could not be placed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
-    #[error("Branch target word address beyond 16-bit range")]
-    BranchOutOfRange,
     #[error("Jump target word address beyond 26-bit range")]
     JumpOutOfRange,
     #[error("wrong number of operands")]
     OperandCount,
 }
 
+/// An instruction word, and what it cannot hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Encoded {
+    pub word: u32,
+    /// A branch to a label further than a 16-bit offset reaches: its whole displacement in
+    /// words. MARS 4.5 gives no error for it: the word keeps the displacement's low 16 bits and
+    /// the statement runs with the whole displacement (`ProgramStatement` keeps the operand).
+    pub far_branch: Option<i32>,
+}
+
 impl BasicInstruction {
     /// Encodes with operands in source order; `addr` is where the word will sit (for branches).
     /// Values wider than their field are cut to it, as MARS does for generated code.
-    pub fn encode(&self, operands: &[Operand], addr: u32) -> Result<u32, EncodeError> {
+    pub fn encode(&self, operands: &[Operand], addr: u32) -> Result<Encoded, EncodeError> {
         if operands.len() != self.fields.len() {
             return Err(EncodeError::OperandCount);
         }
         let mut word = self.bits;
+        let mut far_branch = None;
         for (field, op) in self.fields.iter().zip(operands) {
             let v = match *op {
                 Operand::Reg(r) => r as u32,
@@ -295,7 +304,7 @@ impl BasicInstruction {
                         _ => v as i32,
                     };
                     if !(-32768..=32767).contains(&offset) {
-                        return Err(EncodeError::BranchOutOfRange);
+                        far_branch = Some(offset);
                     }
                     offset as u32 & 0xffff
                 }
@@ -310,7 +319,7 @@ impl BasicInstruction {
                 }
             };
         }
-        Ok(word)
+        Ok(Encoded { word, far_branch })
     }
 }
 
@@ -335,7 +344,8 @@ mod tests {
         let addi = forms("addiu").next().unwrap();
         assert_eq!(
             addi.encode(&[Operand::Reg(2), Operand::Reg(0), Operand::Imm(4)], 0)
-                .unwrap(),
+                .unwrap()
+                .word,
             0x2402_0004
         );
         let beq = forms("beq").next().unwrap();
@@ -345,11 +355,18 @@ mod tests {
                 0x0040_0008,
             )
             .unwrap();
-        assert_eq!(w, 0x1100_fffd);
+        assert_eq!(
+            w,
+            Encoded {
+                word: 0x1100_fffd,
+                far_branch: None
+            }
+        );
         let j = forms("j").next().unwrap();
         assert_eq!(
             j.encode(&[Operand::Addr(0x0040_0010)], 0x0040_0000)
-                .unwrap(),
+                .unwrap()
+                .word,
             0x0810_0004
         );
         assert_eq!(
@@ -357,7 +374,10 @@ mod tests {
                 &[Operand::Reg(0), Operand::Reg(0), Operand::Addr(0x0050_0000)],
                 0x0040_0000
             ),
-            Err(EncodeError::BranchOutOfRange)
+            Ok(Encoded {
+                word: 0x1000_ffff,
+                far_branch: Some(0x3_ffff)
+            })
         );
     }
 }

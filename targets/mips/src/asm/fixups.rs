@@ -10,7 +10,7 @@ use super::segments::merge_chunks;
 use super::source::Line;
 use super::{layout, Assembler};
 use crate::memory::{in_ktext, in_text};
-use crate::program::Program;
+use crate::program::{FarBranch, Program};
 
 /// An instruction whose words are written once labels are known.
 pub(super) struct Pending {
@@ -64,8 +64,15 @@ impl Assembler<'_> {
                 global: &self.globals,
             };
             match forms::expand(p.form, &p.operands, p.addr, &scope, self.opts.delay_slots) {
-                Ok(words) => {
-                    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                Ok(expansion) => {
+                    for &(addr, displacement) in &expansion.far_branches {
+                        self.far_branch(p, addr, displacement);
+                    }
+                    let bytes: Vec<u8> = expansion
+                        .words
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
                     if let Some(dst) = self
                         .chunks
                         .get_mut(p.chunk)
@@ -138,7 +145,23 @@ impl Assembler<'_> {
             },
             warnings: self.diags,
             files: self.files,
+            far_branches: self.far_branches,
         })
+    }
+
+    /// A branch further than 16 bits: MARS 4.5 assembles and runs it without a word, so only
+    /// `--strict` says that the instruction word cannot hold it.
+    fn far_branch(&mut self, p: &Pending, addr: u32, displacement: i32) {
+        self.far_branches.push(FarBranch { addr, displacement });
+        if self.opts.strict {
+            let tok = p.operands.last().unwrap_or(&p.operator).clone();
+            let msg = format!(
+                "branch target is {displacement} words away, beyond a 16-bit offset: the \
+                 instruction word keeps its low 16 bits (MARS runs the whole displacement; \
+                 other assemblers reject it)"
+            );
+            self.warn_at(&p.line, &tok, msg);
+        }
     }
 
     fn expand_error(&mut self, p: &Pending, e: ExpandError) {

@@ -421,6 +421,23 @@ impl Statement<'_> {
     }
 }
 
+/// The words of a statement, and its branches that reach further than their words say.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Expansion {
+    pub words: Vec<u32>,
+    /// (address, whole displacement in words) of each far branch (see [`super::basic::Encoded`]).
+    pub far_branches: Vec<(u32, i32)>,
+}
+
+impl Expansion {
+    fn push(&mut self, addr: u32, encoded: super::basic::Encoded) {
+        self.words.push(encoded.word);
+        if let Some(displacement) = encoded.far_branch {
+            self.far_branches.push((addr, displacement));
+        }
+    }
+}
+
 /// The words of a matched statement placed at `addr`.
 pub fn expand(
     form: &Form,
@@ -428,7 +445,7 @@ pub fn expand(
     addr: u32,
     labels: &dyn Labels,
     delay_slots: bool,
-) -> Result<Vec<u32>, ExpandError> {
+) -> Result<Expansion, ExpandError> {
     let st = Statement { operands, labels };
     match &form.body {
         Body::Basic(basic) => {
@@ -443,12 +460,12 @@ pub fn expand(
                     _ => continue,
                 });
             }
-            Ok(vec![basic
-                .encode(&ops, addr)
-                .map_err(ExpandError::Encode)?])
+            let mut expansion = Expansion::default();
+            expansion.push(addr, basic.encode(&ops, addr).map_err(ExpandError::Encode)?);
+            Ok(expansion)
         }
         Body::Pseudo(insns) => {
-            let mut words = Vec::with_capacity(insns.len());
+            let mut expansion = Expansion::default();
             for insn in insns {
                 if insn.delay_slot_nop && !delay_slots {
                     continue;
@@ -458,10 +475,11 @@ pub fn expand(
                     .iter()
                     .map(|&a| st.operand(a, delay_slots))
                     .collect::<Result<Vec<_>, _>>()?;
-                let at = addr.wrapping_add(4 * words.len() as u32);
-                words.push(insn.basic.encode(&ops, at).map_err(ExpandError::Encode)?);
+                let at = addr.wrapping_add(4 * expansion.words.len() as u32);
+                let encoded = insn.basic.encode(&ops, at).map_err(ExpandError::Encode)?;
+                expansion.push(at, encoded);
             }
-            Ok(words)
+            Ok(expansion)
         }
     }
 }

@@ -85,6 +85,9 @@ pub struct AsmOptions {
     pub work_dir: Option<PathBuf>,
     /// MARS's `db` setting: pseudo-instructions get their delay-slot `nop`s and branch offsets.
     pub delay_slots: bool,
+    /// `--strict`: also warn about what MARS accepts silently but other MIPS assemblers
+    /// reject or drop (branches beyond a 16-bit offset, instructions in a data segment).
+    pub strict: bool,
     /// Which files `.include` may read, and how much (a grader confines it to the submission).
     pub sources: asmdbg_core::SourceAccess,
     /// Assembly gives up at this instant (macros and includes can make a short file long).
@@ -225,6 +228,7 @@ struct Assembler<'o> {
     out_of_lines: bool,
     pending: Vec<Pending>,
     fixups: Vec<DataFixup>,
+    far_branches: Vec<crate::program::FarBranch>,
 }
 
 impl<'o> Assembler<'o> {
@@ -266,6 +270,7 @@ impl<'o> Assembler<'o> {
             out_of_lines: false,
             pending: Vec::new(),
             fixups: Vec::new(),
+            far_branches: Vec::new(),
         }
     }
 

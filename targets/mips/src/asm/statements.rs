@@ -85,7 +85,8 @@ impl Assembler<'_> {
             ) || (op.kind == Tok::Word && !is_mnemonic);
             if continues {
                 self.continuation(line, rest);
-            } else if is_mnemonic {
+            } else if is_mnemonic && self.opts.strict {
+                // MARS drops it without a word (issue 39): only --strict says so.
                 let msg = format!(
                     "\"{}\" is ignored: MARS drops instructions written in a data segment",
                     op.text
@@ -104,9 +105,21 @@ impl Assembler<'_> {
                 format!("\"{}\" is not a recognized operator", op.text)
             };
             self.error_at(line, op, msg);
+            self.slip(line, op);
             return;
         }
         self.instruction(line, op, &rest[1..]);
+    }
+
+    /// Beside MARS's error for a word that is no operator, what it looks like when it is one
+    /// edit from an instruction (`sycall`): the program did not assemble, so MARS's output of
+    /// a run is not at stake.
+    fn slip(&mut self, line: &Line, op: &Token) {
+        let names = forms::table().keys().copied();
+        if let Some(name) = asmdbg_core::slips::one_edit_from(&op.text, names) {
+            let msg = format!("`{}` looks like the instruction {name}", op.text);
+            self.warn_at(line, op, msg);
+        }
     }
 
     fn define_label(&mut self, line: &Line, label: &Token) {
@@ -139,6 +152,7 @@ impl Assembler<'_> {
         let Some(candidates) = forms::table().get(mnemonic.as_str()) else {
             let msg = format!("\"{}\" is not a recognized operator", op.text);
             self.error_at(line, op, msg);
+            self.slip(line, op);
             return;
         };
         if let Some(bad) = operands.iter().find(|t| t.kind == Tok::Error) {

@@ -12,11 +12,15 @@ use super::{exc, Cpu, Delay, Trap};
 
 impl Cpu {
     /// A taken branch or jump: the next PC, or with delay slots the target registered for
-    /// after the next instruction.
+    /// after the next instruction. A branch taken in another branch's delay slot keeps the
+    /// first target but postpones it by one instruction, as MARS's `DelayedBranch.register`
+    /// does: the instruction after the slot runs, then the first branch lands.
     #[inline(always)]
     pub(super) fn branch<const DELAY: bool>(&mut self, pc: u32, target: u32) -> u32 {
         if DELAY {
-            self.delay_target = target;
+            if self.delay == Delay::None {
+                self.delay_target = target;
+            }
             self.delay = Delay::Registered;
             pc.wrapping_add(4)
         } else {

@@ -340,7 +340,7 @@ impl Cpu {
 
     /// The delay-slot bookkeeping after an instruction completed with `next` as its next PC.
     #[inline(always)]
-    fn after_execute<const DELAY: bool>(&mut self, next: u32) -> u32 {
+    pub(super) fn after_execute<const DELAY: bool>(&mut self, next: u32) -> u32 {
         if DELAY {
             match self.delay {
                 Delay::None => {}

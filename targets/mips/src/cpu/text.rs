@@ -3,8 +3,7 @@
 //! `DebugStop` over every breakpoint; kernel text has no breakpoint copy (the run loop's
 //! fetch falls back to the breakpoint set there).
 
-use crate::decode::decode;
-use crate::decode::Instruction;
+use crate::decode::{decode, Instruction};
 use crate::memory::{in_ktext, in_text, EXCEPTION_HANDLER, KTEXT_BASE, TEXT_BASE, TEXT_LIMIT};
 
 use super::{Cpu, Trap};
@@ -38,6 +37,25 @@ impl Cpu {
         true
     }
 
+    /// Gives the branch at `addr` its whole displacement (in words), which its word holds
+    /// only the low 16 bits of: MARS runs a branch the assembler placed further than 16 bits
+    /// with the displacement of its statement (see [`crate::program::FarBranch`]). The word
+    /// stays as assembled; writing the word again (the debugger, self-modifying code) decodes
+    /// it afresh, as MARS builds a new statement from a word written to text.
+    pub fn load_far_branch(&mut self, addr: u32, displacement: i32) {
+        let Some(instr) = self.instruction_at(addr) else {
+            return;
+        };
+        let far = instr.with_branch_offset(displacement);
+        if in_text(addr) {
+            let idx = ((addr - TEXT_BASE) >> 2) as usize;
+            self.debug.breakpoints.write(idx, far, Instruction::Empty);
+        } else if in_ktext(addr) {
+            let idx = ((addr - KTEXT_BASE) >> 2) as usize;
+            put(&mut self.ktext, idx, far, Instruction::Empty);
+        }
+    }
+
     /// Words of code loaded (or patched) in the text segment that holds `addr`.
     pub fn text_len(&self, addr: u32) -> usize {
         if in_ktext(addr) {
@@ -47,35 +65,45 @@ impl Cpu {
         }
     }
 
-    /// The instruction word at a text address, if an instruction is there.
-    pub fn text_word(&self, addr: u32) -> Option<u32> {
+    /// The code and words of the text segment holding `addr`, and the index of `addr` there.
+    fn text_slot(&self, addr: u32) -> Option<(&[Instruction], &[u32], usize)> {
         if addr & 3 != 0 {
             return None;
         }
-        let (code, words, idx) = if in_text(addr) {
-            (
+        if in_text(addr) {
+            Some((
                 self.debug.breakpoints.code(),
                 &self.text_words[..],
                 ((addr - TEXT_BASE) >> 2) as usize,
-            )
+            ))
         } else if in_ktext(addr) {
-            (
+            Some((
                 &self.ktext[..],
                 &self.ktext_words[..],
                 ((addr - KTEXT_BASE) >> 2) as usize,
-            )
+            ))
         } else {
-            return None;
-        };
+            None
+        }
+    }
+
+    /// The instruction word at a text address, if an instruction is there.
+    pub fn text_word(&self, addr: u32) -> Option<u32> {
+        let (code, words, idx) = self.text_slot(addr)?;
         match code.get(idx) {
             Some(Instruction::Empty) | None => None,
             Some(_) => words.get(idx).copied(),
         }
     }
 
-    /// The decoded instruction at a text address (`Empty` where there is none).
+    /// The instruction at a text address as it runs: the word decoded, or a far branch with
+    /// its whole displacement ([`Cpu::load_far_branch`]).
     pub fn instruction_at(&self, addr: u32) -> Option<Instruction> {
-        self.text_word(addr).map(decode)
+        let (code, _, idx) = self.text_slot(addr)?;
+        match code.get(idx) {
+            Some(Instruction::Empty) | None => None,
+            Some(&instr) => Some(instr),
+        }
     }
 
     pub(super) fn has_exception_handler(&self) -> bool {

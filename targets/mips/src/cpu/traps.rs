@@ -150,11 +150,19 @@ impl Cpu {
                     self.epc = pc;
                     self.status |= 2;
                 }
-                self.delay = Delay::None;
                 if self.has_exception_handler() {
-                    self.pc = EXCEPTION_HANDLER;
+                    // MARS moves the PC to the handler and then, as after any instruction,
+                    // lets a pending delayed branch land: an exception in a delay slot (or an
+                    // interrupt taken there) sets Cause, EPC and Status but the branch's
+                    // target runs, not the handler.
+                    self.pc = if self.delay_slots {
+                        self.after_execute::<true>(EXCEPTION_HANDLER)
+                    } else {
+                        EXCEPTION_HANDLER
+                    };
                     return (true, None);
                 }
+                self.delay = Delay::None;
                 self.pc = pc;
                 let kind = match code {
                     Some(exc::ADDRESS_LOAD) | Some(exc::ADDRESS_STORE) => {

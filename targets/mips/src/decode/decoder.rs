@@ -20,10 +20,22 @@ pub fn decode(word: u32) -> Instruction {
     match word >> 26 {
         0x00 => decode_special(word, rs, rt, rd, sa, funct),
         0x01 => match rt {
-            0x00 => I::Bltz { rs, off: simm },
-            0x01 => I::Bgez { rs, off: simm },
-            0x10 => I::Bltzal { rs, off: simm },
-            0x11 => I::Bgezal { rs, off: simm },
+            0x00 => I::Bltz {
+                rs,
+                off: simm.into(),
+            },
+            0x01 => I::Bgez {
+                rs,
+                off: simm.into(),
+            },
+            0x10 => I::Bltzal {
+                rs,
+                off: simm.into(),
+            },
+            0x11 => I::Bgezal {
+                rs,
+                off: simm.into(),
+            },
             0x08 => I::Tgei { rs, imm: simm },
             0x09 => I::Tgeiu { rs, imm: simm },
             0x0a => I::Tlti { rs, imm: simm },
@@ -38,10 +50,24 @@ pub fn decode(word: u32) -> Instruction {
         0x03 => I::Jal {
             target: word & 0x03ff_ffff,
         },
-        0x04 => I::Beq { rs, rt, off: simm },
-        0x05 => I::Bne { rs, rt, off: simm },
-        0x06 if rt == 0 => I::Blez { rs, off: simm },
-        0x07 if rt == 0 => I::Bgtz { rs, off: simm },
+        0x04 => I::Beq {
+            rs,
+            rt,
+            off: simm.into(),
+        },
+        0x05 => I::Bne {
+            rs,
+            rt,
+            off: simm.into(),
+        },
+        0x06 if rt == 0 => I::Blez {
+            rs,
+            off: simm.into(),
+        },
+        0x07 if rt == 0 => I::Bgtz {
+            rs,
+            off: simm.into(),
+        },
         0x08 => I::Addi { rt, rs, imm: simm },
         0x09 => I::Addiu { rt, rs, imm: simm },
         0x0a => I::Slti { rt, rs, imm: simm },
@@ -253,7 +279,7 @@ fn decode_cop1(word: u32, rs: u8, rt: u8, rd: u8, sa: u8, funct: u32) -> Instruc
             return I::Bc1 {
                 cc: rt >> 2,
                 on_true: rt & 1 != 0,
-                off: word as u16 as i16,
+                off: (word as u16 as i16).into(),
             }
         }
         0x10 | 0x11 => {}

@@ -44,7 +44,7 @@ pub fn format_instruction(instr: Instruction, addr: u32, symbols: Option<&Symbol
     let r2 = |m: &str, a: u8, b: u8| format!("{m} {},{}", gpr(a), gpr(b));
     let ri = |m: &str, a: u8, b: u8, i: i64| format!("{m} {},{},{i}", gpr(a), gpr(b));
     let mem = |m: &str, t: String, base: u8, off: i16| format!("{m} {t},{off}({})", gpr(base));
-    let branch = |m: String, off: i16| {
+    let branch = |m: String, off: i32| {
         let mut s = m;
         code_addr(&mut s, branch_target(addr, off), symbols);
         s

@@ -11,7 +11,7 @@ impl Instruction {
     /// `syscall` and the conditional traps go on; `break` and words the machine rejects stop.
     pub fn flow(self, addr: u32) -> Flow {
         use Instruction as I;
-        let rel = |off: i16| u64::from(branch_target(addr, off));
+        let rel = |off: i32| u64::from(branch_target(addr, off));
         match self {
             I::Beq { off, .. }
             | I::Bne { off, .. }
@@ -34,6 +34,23 @@ impl Instruction {
             I::Jalr { .. } => Flow::Call { target: None },
             I::Break { .. } | I::Invalid(_) | I::Empty | I::DebugStop => Flow::Stop,
             _ => Flow::Next,
+        }
+    }
+
+    /// This branch with word offset `off` instead of its own; any other instruction as it is.
+    pub fn with_branch_offset(self, off: i32) -> Instruction {
+        use Instruction as I;
+        match self {
+            I::Beq { rs, rt, .. } => I::Beq { rs, rt, off },
+            I::Bne { rs, rt, .. } => I::Bne { rs, rt, off },
+            I::Blez { rs, .. } => I::Blez { rs, off },
+            I::Bgtz { rs, .. } => I::Bgtz { rs, off },
+            I::Bltz { rs, .. } => I::Bltz { rs, off },
+            I::Bgez { rs, .. } => I::Bgez { rs, off },
+            I::Bltzal { rs, .. } => I::Bltzal { rs, off },
+            I::Bgezal { rs, .. } => I::Bgezal { rs, off },
+            I::Bc1 { cc, on_true, .. } => I::Bc1 { cc, on_true, off },
+            other => other,
         }
     }
 
@@ -69,8 +86,8 @@ pub fn gdb_assumes_delay_slot(instr: &Instruction) -> bool {
 
 /// Target of a branch at `addr` with word offset `off`.
 #[inline(always)]
-pub fn branch_target(addr: u32, off: i16) -> u32 {
-    addr.wrapping_add(4).wrapping_add((off as i32 as u32) << 2)
+pub fn branch_target(addr: u32, off: i32) -> u32 {
+    addr.wrapping_add(4).wrapping_add((off as u32) << 2)
 }
 
 /// Target of `j`/`jal` at `addr`.

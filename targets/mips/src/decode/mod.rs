@@ -335,45 +335,47 @@ pub enum Instruction {
         rt: u8,
         imm: u16,
     },
-    // Branches: target = address of the branch + 4 + 4 * off.
+    // Branches: target = address of the branch + 4 + 4 * off. The decoder gives the word's
+    // 16-bit offset; a branch MARS assembled further than that keeps its whole displacement
+    // (see `Cpu::load_far_branch`).
     Beq {
         rs: u8,
         rt: u8,
-        off: i16,
+        off: i32,
     },
     Bne {
         rs: u8,
         rt: u8,
-        off: i16,
+        off: i32,
     },
     Blez {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bgtz {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bltz {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bgez {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bltzal {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bgezal {
         rs: u8,
-        off: i16,
+        off: i32,
     },
     Bc1 {
         cc: u8,
         on_true: bool,
-        off: i16,
+        off: i32,
     },
     /// 26-bit word index within the current 256 MB region.
     J {

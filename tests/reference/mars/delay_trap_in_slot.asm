@@ -1,0 +1,14 @@
+# A trap raised by the instruction in a delay slot, no exception handler: MARS's runtime
+# error, once.
+.text
+main:
+	li $t0, 3
+	beq $zero, $zero, done
+	teq $t0, $t0
+	li $v0, 1
+	li $a0, 7
+	syscall
+done:
+	li $v0, 1
+	li $a0, 9
+	syscall

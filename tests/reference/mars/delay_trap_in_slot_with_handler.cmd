@@ -1,0 +1,2 @@
+asmdbg run --delay-slots --max-steps 1000 delay_trap_in_slot_with_handler.asm
+java Mars nc me db 1000 delay_trap_in_slot_with_handler.asm

@@ -1,0 +1,2 @@
+asmdbg run --profile pennsim hello.asm
+pennsim-run lc3os.asm hello.asm

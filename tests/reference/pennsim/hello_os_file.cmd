@@ -1,0 +1,2 @@
+asmdbg run --profile pennsim lc3os.asm hello.asm
+pennsim-run lc3os.asm hello.asm

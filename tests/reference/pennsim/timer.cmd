@@ -1,0 +1,2 @@
+asmdbg run --profile pennsim timer.asm --input timer.keys
+pennsim-run --input timer.keys lc3os.asm timer.asm

@@ -1,0 +1,2 @@
+asmdbg run comment_colon.asm
+interpreter comment_colon.asm

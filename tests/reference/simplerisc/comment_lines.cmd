@@ -1,0 +1,2 @@
+asmdbg run comment_lines.asm
+interpreter comment_lines.asm

@@ -1,0 +1,2 @@
+asmdbg run label_line_comment.asm
+interpreter label_line_comment.asm
