@@ -332,13 +332,15 @@ mod tests {
             "/work",
         )
         .unwrap();
+        // A relative file is the folder's, joined as the host joins paths (`\` on Windows).
+        let in_work = |file: &str| Path::new("/work").join(file).display().to_string();
         assert_eq!(
             keys[3..],
             [
-                "--mmio",
-                "--interpret",
-                "--bitmap=256x256,unit=8,base=gp",
-                "--keys=/work/moves.keys"
+                "--mmio".to_string(),
+                "--interpret".to_string(),
+                "--bitmap=256x256,unit=8,base=gp".to_string(),
+                format!("--keys={}", in_work("moves.keys"))
             ]
         );
         assert_eq!(
@@ -346,7 +348,7 @@ mod tests {
             [
                 "asmdbg",
                 "debug",
-                "/work/a.asm",
+                in_work("a.asm").as_str(),
                 "/abs/b.asm",
                 "--ignore-privilege",
                 "--isa=lc3",
