@@ -27,3 +27,15 @@ pub fn asmdbg_command(built: &str) -> Command {
 pub fn testing_another_build() -> bool {
     std::env::var(TEST_EXE_VAR).is_ok_and(|w| !w.trim().is_empty())
 }
+
+/// The asmdbg file a test ships somewhere (a Gradescope zip's `bin/asmdbg`): the build
+/// `ASMDBG_TEST_EXE` names when it runs here by itself (one word: the static musl build),
+/// else `built`.
+pub fn asmdbg_file(built: &str) -> std::path::PathBuf {
+    let named = std::env::var(TEST_EXE_VAR).unwrap_or_default();
+    let mut words = named.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(exe), None) => exe.into(),
+        _ => built.into(),
+    }
+}
