@@ -115,11 +115,17 @@ impl Stub {
 
     fn start_with(program: &Path, extra: &[&str], stdin: Stdio) -> Stub {
         let stdio = extra.windows(2).any(|w| w == ["--console", "stdio"]);
+        let console = if extra.contains(&"--console") {
+            Vec::new()
+        } else {
+            asmdbg_testsupport::binary::default_console_args()
+        };
         let mut child = asmdbg()
             .arg("debug")
             .arg(program)
             .args(["--gdb", "127.0.0.1:0"])
             .args(extra)
+            .args(console)
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

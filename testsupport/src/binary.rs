@@ -39,3 +39,16 @@ pub fn asmdbg_file(built: &str) -> std::path::PathBuf {
         _ => built.into(),
     }
 }
+
+/// The environment variable that names the guest console a test's `asmdbg debug` uses when
+/// the test names none (`tcp` under qemu-aarch64's user mode, which does not pass on a
+/// pseudo-terminal's ioctls).
+pub const TEST_CONSOLE_VAR: &str = "ASMDBG_TEST_CONSOLE";
+
+/// `--console KIND` for a test that names no console, when `ASMDBG_TEST_CONSOLE` says so.
+pub fn default_console_args() -> Vec<String> {
+    match std::env::var(TEST_CONSOLE_VAR) {
+        Ok(kind) if !kind.trim().is_empty() => vec!["--console".into(), kind.trim().into()],
+        _ => Vec::new(),
+    }
+}
