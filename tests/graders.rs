@@ -245,27 +245,36 @@ fn the_classroom_workflow_takes_the_release_binary_when_its_checksum_matches() {
         &workflow,
         "asmdbg from its release (the static linux-x64 binary, checksum checked)",
     );
+    // The release as .github/workflows/release.yml makes it: its Archive step (the linux-x64
+    // job), then its Checksums step, run as written.
+    let release_workflow =
+        std::fs::read_to_string(repo().join(".github/workflows/release.yml")).expect("release.yml");
+    let archive = workflow_step_script(&release_workflow, "Archive")
+        .replace("${{ matrix.platform }}", "linux-x64");
+    let checksums = workflow_step_script(&release_workflow, "Checksums");
     let release = Scratch::new();
-    let download = release.path().join("releases/download/v9.8.7");
-    let folder = release.path().join("asmdbg-9.8.7-linux-x64");
-    std::fs::create_dir_all(&download).expect("release folder");
-    std::fs::create_dir_all(&folder).expect("archive folder");
+    let job = release.path().join("job");
+    std::fs::create_dir_all(&job).expect("the job's folder");
+    std::fs::copy(repo().join("README.md"), job.join("README.md")).expect("README.md");
     let exe = asmdbg_testsupport::binary::asmdbg_file(env!("CARGO_BIN_EXE_asmdbg"));
-    std::fs::copy(&exe, folder.join("asmdbg")).expect("copy asmdbg");
-    std::fs::write(folder.join("README.md"), "# asmdbg").expect("readme");
-    let tar = Command::new("tar")
-        .current_dir(release.path())
-        .args(["-czf", "releases/download/v9.8.7/asmdbg-9.8.7-linux-x64.tar.gz"])
-        .arg("asmdbg-9.8.7-linux-x64")
-        .status()
-        .expect("tar");
-    assert!(tar.success());
-    let sums = Command::new("sh")
-        .current_dir(&download)
-        .args(["-c", "sha256sum -- *.tar.gz > SHA256SUMS"])
-        .status()
-        .expect("sha256sum");
-    assert!(sums.success());
+    std::fs::copy(&exe, job.join("asmdbg")).expect("copy asmdbg");
+    let made = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &archive])
+        .current_dir(&job)
+        .env("GITHUB_REF_NAME", "v9.8.7")
+        .env("exe", "asmdbg")
+        .output()
+        .expect("bash runs the Archive step");
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let summed = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &checksums])
+        .current_dir(&job)
+        .output()
+        .expect("bash runs the Checksums step");
+    assert!(summed.status.success(), "{}", text(&summed.stderr));
+    let download = release.path().join("releases/download/v9.8.7");
+    std::fs::create_dir_all(download.parent().expect("a parent")).expect("release folder");
+    std::fs::rename(job.join("dist"), &download).expect("the job's dist/ is the release");
     let run_step = |home: &Path| {
         Command::new("bash")
             .args(["-euo", "pipefail", "-c", &script])
