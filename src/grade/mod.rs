@@ -363,6 +363,10 @@ fn folder_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, String> {
     let limit = limits(spec, case);
     let deadline = Instant::now() + limit.time.saturating_sub(group.spent);
+    // Back to the saved state first: that closes the files the last case left open, which
+    // Windows will not delete while they are (the folder would keep them, and the program's
+    // open of a file pending deletion fails).
+    group.machine.rewind();
     let dir = &group.files_dir;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -373,7 +377,6 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
         }
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    group.machine.rewind();
     let machine = group.machine.machine();
     machine.take_host_stderr();
     machine.breakpoints().clear();
@@ -461,7 +464,10 @@ fn grade(
         })
         .collect();
     for group in groups.into_values().flatten() {
-        let _ = std::fs::remove_dir_all(&group.files_dir);
+        // The machine (and the files it holds open) goes first, for Windows' sake.
+        let dir = group.files_dir.clone();
+        drop(group);
+        let _ = std::fs::remove_dir_all(&dir);
     }
     SubmissionResult {
         name: submission.name.clone(),
