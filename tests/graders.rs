@@ -281,7 +281,10 @@ fn the_classroom_workflow_takes_the_release_binary_when_its_checksum_matches() {
             .current_dir(home)
             .env("HOME", home)
             .env("ASMDBG_RELEASE", "v9.8.7")
-            .env("ASMDBG_SOURCE", format!("file://{}", release.path().display()))
+            .env(
+                "ASMDBG_SOURCE",
+                format!("file://{}", release.path().display()),
+            )
             .output()
             .expect("bash runs the step")
     };

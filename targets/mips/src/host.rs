@@ -425,7 +425,10 @@ mod tests {
     fn windows_verbatim_paths_are_named_as_mars_names_them() {
         use super::without_verbatim_prefix as plain;
         assert_eq!(plain(r"\\?\C:\course\f.asm"), r"C:\course\f.asm");
-        assert_eq!(plain(r"\\?\UNC\server\share\f.asm"), r"\\server\share\f.asm");
+        assert_eq!(
+            plain(r"\\?\UNC\server\share\f.asm"),
+            r"\\server\share\f.asm"
+        );
         assert_eq!(plain("/home/student/f.asm"), "/home/student/f.asm");
     }
 }
