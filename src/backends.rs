@@ -251,7 +251,7 @@ where
         let image = self.image(&machine, opts);
         let frames = image.as_ref().ok().map(|i| i.debug.clone());
         let elf = image.and_then(|i| asmdbg_core::elf::write_elf(&i));
-        crate::serve(machine, args, line_mode(self), elf, frames)
+        crate::debug::serve(machine, args, line_mode(self), elf, frames)
     }
 
     fn dap_program(
@@ -264,7 +264,7 @@ where
         let machine = load_checked(self, program, opts).map_err(|e| e.to_string())?;
         let warnings = machine.start_of_run_stderr();
         let image = self.image(&machine, opts).map_err(|e| e.to_string())?;
-        let debuggee = crate::debuggee(machine, args).map_err(|e| e.to_string())?;
+        let debuggee = crate::debug::debuggee(machine, args).map_err(|e| e.to_string())?;
         let discipline = asmdbg_session::Discipline::new(line_mode(self), echo);
         let program =
             asmdbg_session::dap::DapProgram::new(debuggee, image, discipline).with_pace(opts.speed);

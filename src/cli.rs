@@ -22,13 +22,14 @@ pub enum Command {
     Asm(AsmArgs),
     /// Assemble (or load) a program and run it; guest output on stdout, nothing else.
     Run(RunArgs),
-    /// Serve the program's machine to gdb over TCP, halted at its entry; console on a pty.
+    /// Serve the program's machine to gdb over TCP, halted at its entry; console on a pty (Unix)
+    /// or a loopback TCP port (Windows).
     Debug(DebugArgs),
     /// Debug Adapter Protocol server for VS Code, nvim-dap, dape, Helix: on stdin/stdout (as an
     /// IDE starts an adapter) or on a TCP port; the program comes with the `launch` request.
     Dap(DapArgs),
-    /// Connect this terminal to a program's console (a pty path): what `asmdbg dap` asks the
-    /// IDE to run in its terminal.
+    /// Connect this terminal to a program's console or display (a pty path or 127.0.0.1:PORT):
+    /// what `asmdbg dap` asks the IDE to run in its terminal.
     Console(ConsoleArgs),
     /// Grade submissions against a course's tests (a TOML spec): scores, JUnit, Gradescope.
     Test(TestArgs),
@@ -84,8 +85,10 @@ pub struct DapArgs {
 
 #[derive(Debug, Args)]
 pub struct ConsoleArgs {
-    /// The pseudo-terminal of the program's console (`/dev/pts/N`).
-    pub pty: PathBuf,
+    /// The program's console or display as `asmdbg debug` prints it: a pseudo-terminal's path
+    /// (`/dev/pts/N`) or a TCP address (`127.0.0.1:PORT`).
+    #[arg(value_name = "CONSOLE")]
+    pub target: String,
 }
 
 #[derive(Debug, Args)]
@@ -320,10 +323,47 @@ fn isa_help() -> String {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ConsoleKind {
-    /// A new pseudo-terminal; its path is printed as `console: /dev/pts/N`.
+    /// A new pseudo-terminal (Unix; the default there); its path is printed as
+    /// `console: /dev/pts/N`.
     Pty,
     /// This process's stdin and stdout.
     Stdio,
+    /// A port on the loopback interface (the default on Windows), printed as
+    /// `console: 127.0.0.1:PORT`; `asmdbg console 127.0.0.1:PORT` attaches a terminal to it.
+    Tcp,
+}
+
+impl ConsoleKind {
+    /// The host's kind of console for this choice.
+    pub fn transport(self) -> crate::host::console::Transport {
+        use crate::host::console::Transport;
+        match self {
+            ConsoleKind::Pty => Transport::Pty,
+            ConsoleKind::Stdio => Transport::Stdio,
+            ConsoleKind::Tcp => Transport::Tcp,
+        }
+    }
+
+    /// The default: what the host has (a pty on Unix, TCP on Windows).
+    fn host_default() -> ConsoleKind {
+        use crate::host::console::Transport;
+        match crate::host::DEFAULT_CONSOLE {
+            Transport::Pty => ConsoleKind::Pty,
+            Transport::Stdio => ConsoleKind::Stdio,
+            Transport::Tcp => ConsoleKind::Tcp,
+        }
+    }
+}
+
+impl std::fmt::Display for ConsoleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            ConsoleKind::Pty => "a pseudo-terminal",
+            ConsoleKind::Stdio => "stdio",
+            ConsoleKind::Tcp => "a TCP port",
+        };
+        f.write_str(name)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -333,8 +373,8 @@ pub struct DebugArgs {
     /// Where gdb connects: ADDR:PORT (`:PORT` = 127.0.0.1:PORT; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:1234", value_parser = parse_listen_addr)]
     pub gdb: std::net::SocketAddr,
-    /// Where the guest's console goes.
-    #[arg(long, value_enum, default_value = "pty")]
+    /// Where the guest's console goes (default: pty on Unix, tcp on Windows).
+    #[arg(long, value_enum, default_value_t = ConsoleKind::host_default(), hide_default_value = true)]
     pub console: ConsoleKind,
     /// Exit when the first gdb session ends instead of waiting for the next connection.
     #[arg(long)]

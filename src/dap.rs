@@ -2,10 +2,9 @@
 //! nothing more. The client's bytes come from stdin or a TCP connection and the session's go
 //! back there; the launcher turns a `launch` request's arguments into the command line of
 //! `asmdbg debug` (so the options, their checks and their messages are the same) and builds the
-//! program through the ISA's backend; an `integratedTerminal` console is a pty that the IDE
-//! opens with `asmdbg console PTY`.
+//! program through the ISA's backend; an `integratedTerminal` console is a pty (Unix) or a
+//! loopback TCP port (Windows) that the IDE's terminal attaches to with `asmdbg console NAME`.
 
-use std::io::{self, Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,8 +18,8 @@ use clap::Parser;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use crate::cli::{Cli, Command, ConsoleArgs, DapArgs, DebugArgs};
-use crate::console::GuestConsole;
+use crate::cli::{Cli, Command, DapArgs, DebugArgs};
+use crate::host::console::GuestConsole;
 
 /// The launch attributes that are flags of `asmdbg debug`, in the command line's order.
 fn switches(args: &LaunchArguments) -> [(Option<bool>, &'static str); 12] {
@@ -137,7 +136,7 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
             );
         };
         let debug: DebugArgs = debug;
-        let paths = crate::program_paths(&debug.machine.files, debug.machine.project)
+        let paths = crate::load::program_paths(&debug.machine.files, debug.machine.project)
             .map_err(|e| e.to_string())?;
         let program = crate::load::read_program(
             &paths,
@@ -157,8 +156,9 @@ fn launcher(slot: ConsoleSlot) -> asmdbg_session::dap::Launcher {
             warnings,
         };
         if terminal {
-            let console = crate::console::open_pty()
-                .map_err(|e| format!("cannot open a pseudo-terminal for the console: {e}"))?;
+            // A pty on Unix; on Windows a loopback TCP console that the terminal attaches to.
+            let console = GuestConsole::open(crate::host::DEFAULT_CONSOLE)
+                .map_err(|e| format!("cannot open a console for the terminal: {e}"))?;
             let exe = std::env::current_exe()
                 .map(|p| p.display().to_string())
                 .unwrap_or_else(|_| "asmdbg".to_string());
@@ -309,80 +309,6 @@ fn send_output(server: &mut DapServer, console: &mut GuestConsole) {
     }
 }
 
-/// `asmdbg console PTY`: this terminal becomes the program's console until either side ends.
-pub fn console_command(args: &ConsoleArgs) -> anyhow::Result<ExitCode> {
-    use std::os::fd::AsFd;
-    let pty = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(&args.pty)
-        .with_context(|| format!("cannot open the console {}", args.pty.display()))?;
-    let stdin = io::stdin();
-    // Keys go to the program as they are typed; the program (or asmdbg) echoes them.
-    let _keys =
-        crate::terminal::KeyMode::enter(stdin.as_fd()).context("cannot set up the terminal")?;
-    let stdout_fd = {
-        use std::os::fd::AsRawFd;
-        io::stdout().as_raw_fd()
-    };
-    if crate::terminal::is_terminal(stdout_fd) {
-        // A display's drawings hide the cursor: it comes back however this ends.
-        crate::terminal::restore_screen_on_signal(stdout_fd);
-        follow_window_size(stdout_fd, pty.try_clone()?);
-    }
-    let mut from_pty = pty.try_clone()?;
-    let mut to_pty = pty;
-    let reader = std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        let mut out = io::stdout();
-        while let Ok(n) = from_pty.read(&mut buf) {
-            if n == 0 || out.write_all(&buf[..n]).and_then(|_| out.flush()).is_err() {
-                break;
-            }
-        }
-    });
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        let mut input = io::stdin();
-        while let Ok(n) = input.read(&mut buf) {
-            if n == 0 || to_pty.write_all(&buf[..n]).is_err() {
-                break;
-            }
-        }
-    });
-    // The program's side closes the pty when the debug session ends.
-    let _ = reader.join();
-    if crate::terminal::is_terminal(stdout_fd) {
-        // Colours off, the cursor shown, on a line of its own.
-        let mut out = io::stdout();
-        let _ = out
-            .write_all(b"\x1b[0m\x1b[?25h\r\n")
-            .and_then(|_| out.flush());
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Keeps the pty's size the terminal's (`fd`), so that a display drawn on it fits the window
-/// it is viewed in: now, and whenever the window changes (looked at four times a second).
-fn follow_window_size(fd: i32, pty: std::fs::File) {
-    use std::os::fd::AsRawFd;
-    std::thread::spawn(move || {
-        let mut last = None;
-        loop {
-            let size = crate::terminal::window_size(fd).filter(|&(c, r)| c > 0 && r > 0);
-            if size.is_some() && size != last {
-                if let Some(size) = size {
-                    if crate::terminal::set_window_size(pty.as_raw_fd(), size).is_err() {
-                        return;
-                    }
-                }
-                last = size;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(250));
-        }
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,13 +333,15 @@ mod tests {
             "/work",
         )
         .unwrap();
+        // A relative file is the folder's, joined as the host joins paths (`\` on Windows).
+        let in_work = |file: &str| Path::new("/work").join(file).display().to_string();
         assert_eq!(
             keys[3..],
             [
-                "--mmio",
-                "--interpret",
-                "--bitmap=256x256,unit=8,base=gp",
-                "--keys=/work/moves.keys"
+                "--mmio".to_string(),
+                "--interpret".to_string(),
+                "--bitmap=256x256,unit=8,base=gp".to_string(),
+                format!("--keys={}", in_work("moves.keys"))
             ]
         );
         assert_eq!(
@@ -421,7 +349,7 @@ mod tests {
             [
                 "asmdbg",
                 "debug",
-                "/work/a.asm",
+                in_work("a.asm").as_str(),
                 "/abs/b.asm",
                 "--ignore-privilege",
                 "--isa=lc3",

@@ -1,4 +1,5 @@
-//! `asmdbg debug`: serve one machine to gdb over TCP while its console lives on a pty.
+//! `asmdbg debug`: serve one machine to gdb over TCP while its console lives on a pty, stdio or
+//! a loopback TCP port (host/console.rs).
 //!
 //! This file is the I/O around the session, nothing more: the TCP listener, a reader task per
 //! connection, the console's channels and the timers. Every decision — framing, bursts, when
@@ -8,18 +9,31 @@
 
 use std::io;
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
+
 use asmdbg_core::gdb::{Debuggee, GdbMachine};
-use asmdbg_session::{Admission, Discipline, Poll, Refusal, RspSession, SessionEnd, PACKET_SIZE};
+use asmdbg_core::CheckSet;
+use asmdbg_session::{
+    Admission, Discipline, LineMode, Poll, Refusal, RspSession, SessionEnd, PACKET_SIZE,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::{TryRecvError, TrySendError};
 
-use crate::console::{DisplayEvent, DisplayPty, GuestConsole};
+use crate::cli::DebugArgs;
+use crate::display_view::FRAME_INTERVAL;
+use crate::host::{
+    self,
+    console::{DisplayChannel, DisplayEvent, GuestConsole, Transport},
+};
+use crate::load::SetupError;
+use crate::pokes;
 use crate::screen::{self, Screen};
-use crate::terminal::FRAME_INTERVAL;
 
 /// Pause after a failed accept (out of file descriptors), so the loop does not spin.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -33,7 +47,7 @@ pub struct Session<G: GdbMachine> {
     console: GuestConsole,
     /// A debugger that connected while one was attached: served next if that one ends soon.
     parked: Option<Client>,
-    /// The machine's display on its own pty, when it has one.
+    /// The machine's display on its own channel, when it has one.
     display: Option<DisplayTerminal>,
     /// `--speed`, for the display's status line.
     pace: Option<u64>,
@@ -67,8 +81,8 @@ impl<G: GdbMachine> Session<G> {
         self
     }
 
-    /// Draws the machine's display on `pty` (see [`DisplayTerminal`]).
-    pub fn with_display(mut self, pty: DisplayPty) -> Self {
+    /// Draws the machine's display on `channel` (see [`DisplayTerminal`]).
+    pub fn with_display(mut self, pty: DisplayChannel) -> Self {
         let mut display = DisplayTerminal::new(pty);
         display.pace = self.pace;
         self.display = Some(display);
@@ -293,7 +307,7 @@ impl<G: GdbMachine> Session<G> {
 /// for it to be back at the end of its history, as console input does. Whatever the terminal
 /// does (closes, stops reading) only loses drawings.
 pub struct DisplayTerminal {
-    pty: DisplayPty,
+    pty: DisplayChannel,
     screen: Screen,
     /// The terminal's size the screen was laid out for.
     size: (u16, u16),
@@ -316,7 +330,7 @@ pub struct DisplayTerminal {
 const DEFAULT_SIZE: (u16, u16) = (80, 24);
 
 impl DisplayTerminal {
-    fn new(pty: DisplayPty) -> Self {
+    fn new(pty: DisplayChannel) -> Self {
         DisplayTerminal {
             pty,
             screen: Screen::new(1, DEFAULT_SIZE.0, DEFAULT_SIZE.1 - 1),
@@ -585,4 +599,125 @@ pub async fn listen(addr: SocketAddr) -> io::Result<TcpListener> {
         );
     }
     Ok(listener)
+}
+
+/// Writes the program's ELF for IDEs (beside the program, or `--elf PATH`) and names it for
+/// gdb. A program without an ELF, or a directory that cannot be written, is still debuggable:
+/// gdb then gets the image from memory under the same name.
+fn exec_image(
+    args: &DebugArgs,
+    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+) -> Option<asmdbg_core::gdb::ExecImage> {
+    let bytes = match elf {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("warning: no ELF for gdb: {e}");
+            return None;
+        }
+    };
+    let path = args
+        .elf
+        .clone()
+        .or_else(|| args.machine.files.first().map(|f| f.with_extension("elf")))
+        .unwrap_or_else(|| PathBuf::from("program.elf"));
+    let on_disk = match std::fs::write(&path, &bytes) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!(
+                "warning: cannot write {} ({e}); gdb still gets the ELF over the connection",
+                path.display()
+            );
+            false
+        }
+    };
+    let name = std::path::absolute(&path).unwrap_or(path);
+    Some(asmdbg_core::gdb::ExecImage {
+        name: name.display().to_string(),
+        bytes,
+        on_disk,
+    })
+}
+
+/// The machine as `debug` and `dap` serve it: the `--poke`s applied (and kept, for `monitor
+/// reset`), and history recorded from there unless `--no-history` (the pokes are part of the
+/// start of history).
+pub fn debuggee<G: asmdbg_core::gdb::GdbMachine>(
+    mut machine: G,
+    args: &DebugArgs,
+) -> Result<asmdbg_core::gdb::Debuggee<G>, pokes::PokeError> {
+    let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)?;
+    let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
+    debuggee.pokes = written;
+    if !matches!(args.checks.as_str(), "off" | "none") {
+        let set = CheckSet::parse(&args.checks).map_err(|_| pokes::PokeError::Syntax {
+            arg: format!("--checks={}", args.checks),
+            expected: "checks among callee-saved, return-address, uninitialised, stack and \
+                       code-as-data, or off",
+        })?;
+        debuggee.enable_checks(set);
+    }
+    if !args.no_history {
+        debuggee.record_history((args.history_mb as usize) << 20);
+    }
+    Ok(debuggee)
+}
+
+/// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
+pub fn serve<G: asmdbg_core::gdb::GdbMachine>(
+    machine: G,
+    args: &DebugArgs,
+    line_mode: LineMode,
+    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
+    frames: Option<asmdbg_core::elf::ElfDebug>,
+) -> anyhow::Result<ExitCode> {
+    let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    // The ELF is on disk before the readiness line, so an IDE that starts gdb on seeing it
+    // finds the file.
+    let exec = exec_image(args, elf);
+    runtime.block_on(async {
+        let listener = listen(args.gdb)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.gdb))?;
+        let transport = args.console.transport();
+        let guest_console = GuestConsole::open(transport)
+            .with_context(|| format!("cannot open the console ({})", args.console))?;
+        let discipline = Discipline::new(line_mode, guest_console.echoes);
+        eprintln!("console: {}", guest_console.name);
+        // The machine's display on a channel of its own (a pty, or a TCP port with a TCP
+        // console or where there are no ptys), for `asmdbg console NAME` to view. Without one
+        // the debugger still works: a warning says why.
+        let display = if debuggee.machine.frame().is_some() {
+            let transport = match transport {
+                Transport::Tcp => Transport::Tcp,
+                _ => host::DEFAULT_CONSOLE,
+            };
+            match DisplayChannel::open(transport) {
+                Ok(channel) => {
+                    eprintln!("display: {}", channel.name);
+                    Some(channel)
+                }
+                Err(e) => {
+                    eprintln!(
+                        "warning: no channel for the display ({e}): use `monitor` or the IDE to see it"
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        debuggee.exec = exec;
+        let mut session = Session::new(debuggee, guest_console, discipline, frames)
+            .with_pace(args.machine.speed);
+        if let Some(channel) = display {
+            session = session.with_display(channel);
+        }
+        session.serve(listener, args.once).await?;
+        session.finish();
+        Ok(ExitCode::SUCCESS)
+    })
 }

@@ -300,3 +300,15 @@ pub fn dump_text(machine: &dyn Machine, ranges: &[DumpRange]) -> String {
     }
     text
 }
+
+/// The program's files: as named, or with `--project` the first one's whole folder.
+pub fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<PathBuf>, SetupError> {
+    match (project, files) {
+        (false, _) => Ok(files.to_vec()),
+        (true, [first]) => project_files(first),
+        (true, _) => Err(SetupError::Usage(
+            "--project takes one file, the program's first: the rest of its folder follows"
+                .to_string(),
+        )),
+    }
+}

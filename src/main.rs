@@ -2,27 +2,25 @@
 
 mod backends;
 mod cli;
-mod console;
 mod dap;
 mod debug;
+mod display_view;
 mod grade;
+mod host;
 mod load;
 mod pokes;
 mod run;
 mod screen;
-mod terminal;
 
 use std::io::{self, Write};
-use std::os::fd::AsFd;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use asmdbg_core::{CheckSet, Checker, SourceAccess};
 use clap::Parser;
 
-use cli::{AsmArgs, Cli, Command, ConsoleKind, DebugArgs, RunArgs};
-use load::SetupError;
+use cli::{AsmArgs, Cli, Command, DebugArgs, RunArgs};
+use load::{program_paths, SetupError};
 
 /// Usage or assembly error.
 const EXIT_USAGE: u8 = 2;
@@ -44,7 +42,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(&args),
         Command::Debug(args) => debug_command(&args),
         Command::Dap(args) => dap::command(&args),
-        Command::Console(args) => dap::console_command(&args),
+        Command::Console(args) => console_command(&args),
         Command::Test(args) => grade::command(&args),
     };
     match result {
@@ -70,18 +68,6 @@ fn main() -> ExitCode {
 
 fn exit_code(status: i32) -> ExitCode {
     ExitCode::from(status as u8)
-}
-
-/// The program's files: as named, or with `--project` the first one's whole folder.
-pub(crate) fn program_paths(files: &[PathBuf], project: bool) -> Result<Vec<PathBuf>, SetupError> {
-    match (project, files) {
-        (false, _) => Ok(files.to_vec()),
-        (true, [first]) => load::project_files(first),
-        (true, _) => Err(SetupError::Usage(
-            "--project takes one file, the program's first: the rest of its folder follows"
-                .to_string(),
-        )),
-    }
 }
 
 fn asm(args: &AsmArgs) -> anyhow::Result<ExitCode> {
@@ -155,12 +141,13 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         backends::of(machine.isa()).set_bench_traps(machine.as_mut());
     }
     eprint!("{}", machine.start_of_run_stderr());
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    // On a terminal, the display is drawn above the console's output (terminal.rs); its guard
-    // gives the ordinary screen back however the run ends.
-    let mut display = terminal::DisplayView::open(machine.as_ref(), &mut out, args.machine.speed)
-        .context("cannot draw the display on the terminal")?;
+    // On a terminal in key mode, each newline the program writes starts a line (host/mod.rs).
+    let mut out = host::TerminalOutput::new(io::stdout().lock());
+    // On a terminal, the display is drawn above the console's output (display_view.rs); its
+    // guard gives the ordinary screen back however the run ends.
+    let mut display =
+        display_view::DisplayView::open(machine.as_ref(), &mut out, args.machine.speed)
+            .context("cannot draw the display on the terminal")?;
     let mut no_view = run::NoView;
     let view: &mut dyn run::RunView = match display.as_mut() {
         Some(display) => display,
@@ -168,11 +155,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     // Ctrl-C, SIGTERM and SIGHUP end the run as its end does: the last frame, the console's
     // text and --stats are shown, then the process dies of the signal.
-    terminal::catch_endings();
+    host::catch_endings();
     let limits = run::RunLimits {
         max_steps: args.max_steps,
         pace: args.machine.speed.map(asmdbg_core::Pace::new),
-        interrupted: Some(terminal::interruption),
+        interrupted: Some(host::interruption),
     };
     let report = match &args.input {
         Some(path) => {
@@ -207,25 +194,30 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         None => {
             // Key by key, no echo, while the program runs (restored by the guard's drop, or by
-            // the signal handler and panic hook it installs). A keyboard device takes the keys
-            // typed on a terminal while the program runs (piped input stays console input).
+            // the host's restorers: panic hook, signals, Ctrl-C). A keyboard device takes the
+            // keys typed on a terminal while the program runs (piped input stays console input).
             let keyboard = machine.has_keyboard_device();
-            let _keys = if machine.console_reads_keys() || keyboard {
-                terminal::KeyMode::enter(io::stdin().as_fd())
-                    .context("cannot put the terminal into key-by-key mode")?
+            let keys = if machine.console_reads_keys() || keyboard {
+                host::KeyMode::enter().context("cannot put the terminal into key-by-key mode")?
             } else {
                 None
             };
-            let typed = keyboard && _keys.is_some();
-            let mut input = run::StreamInput::new(io::stdin()).keys_to_keyboard(typed);
-            run::run_to_end(
+            let typed = keyboard && keys.is_some();
+            let mut input = match &keys {
+                Some(_) => run::StreamInput::new(host::TypedKeys::new(io::stdin())),
+                None => run::StreamInput::new(io::stdin()),
+            }
+            .keys_to_keyboard(typed);
+            let report = run::run_to_end(
                 machine.as_mut(),
                 &mut input,
                 &mut out,
                 view,
                 limits,
                 checker.as_mut(),
-            )?
+            )?;
+            drop(keys);
+            report
         }
     };
     // Every ending shows the same: the last frame and the console's text, the messages, --stats.
@@ -278,8 +270,15 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(exit_code(report.exit_status))
     })();
-    terminal::die_of_interruption();
+    host::die_of_interruption();
     shown
+}
+
+/// `asmdbg console TARGET`: this terminal becomes the program's console or display's viewer.
+fn console_command(args: &cli::ConsoleArgs) -> anyhow::Result<ExitCode> {
+    host::console::attach(&args.target)
+        .with_context(|| format!("cannot attach to the console {}", args.target))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
@@ -287,123 +286,4 @@ fn debug_command(args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let program = load::read_program(&paths, args.machine.isa, &SourceAccess::open())?;
     let opts = load::machine_options(&args.machine, &program)?;
     backends::of(program.isa).debug(args, &program, &opts)
-}
-
-/// Writes the program's ELF for IDEs (beside the program, or `--elf PATH`) and names it for
-/// gdb. A program without an ELF, or a directory that cannot be written, is still debuggable:
-/// gdb then gets the image from memory under the same name.
-fn exec_image(
-    args: &DebugArgs,
-    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
-) -> Option<asmdbg_core::gdb::ExecImage> {
-    let bytes = match elf {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("warning: no ELF for gdb: {e}");
-            return None;
-        }
-    };
-    let path = args
-        .elf
-        .clone()
-        .or_else(|| args.machine.files.first().map(|f| f.with_extension("elf")))
-        .unwrap_or_else(|| PathBuf::from("program.elf"));
-    let on_disk = match std::fs::write(&path, &bytes) {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!(
-                "warning: cannot write {} ({e}); gdb still gets the ELF over the connection",
-                path.display()
-            );
-            false
-        }
-    };
-    let name = std::path::absolute(&path).unwrap_or(path);
-    Some(asmdbg_core::gdb::ExecImage {
-        name: name.display().to_string(),
-        bytes,
-        on_disk,
-    })
-}
-
-/// The machine as `debug` and `dap` serve it: the `--poke`s applied (and kept, for `monitor
-/// reset`), and history recorded from there unless `--no-history` (the pokes are part of the
-/// start of history).
-pub(crate) fn debuggee<G: asmdbg_core::gdb::GdbMachine>(
-    mut machine: G,
-    args: &DebugArgs,
-) -> Result<asmdbg_core::gdb::Debuggee<G>, pokes::PokeError> {
-    let written = pokes::apply_all(&mut machine, &args.machine.poke, &args.machine.poke_file)?;
-    let mut debuggee = asmdbg_core::gdb::Debuggee::new(machine);
-    debuggee.pokes = written;
-    if !matches!(args.checks.as_str(), "off" | "none") {
-        let set = CheckSet::parse(&args.checks).map_err(|_| pokes::PokeError::Syntax {
-            arg: format!("--checks={}", args.checks),
-            expected: "checks among callee-saved, return-address, uninitialised, stack and \
-                       code-as-data, or off",
-        })?;
-        debuggee.enable_checks(set);
-    }
-    if !args.no_history {
-        debuggee.record_history((args.history_mb as usize) << 20);
-    }
-    Ok(debuggee)
-}
-
-/// Serves one machine to gdb until the process is told to stop (`--once`) or killed.
-pub(crate) fn serve<G: asmdbg_core::gdb::GdbMachine>(
-    machine: G,
-    args: &DebugArgs,
-    line_mode: console::LineMode,
-    elf: Result<Vec<u8>, asmdbg_core::elf::ElfError>,
-    frames: Option<asmdbg_core::elf::ElfDebug>,
-) -> anyhow::Result<ExitCode> {
-    let mut debuggee = debuggee(machine, args).map_err(SetupError::from)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    // The ELF is on disk before the readiness line, so an IDE that starts gdb on seeing it
-    // finds the file.
-    let exec = exec_image(args, elf);
-    runtime.block_on(async {
-        let listener = debug::listen(args.gdb)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.gdb))?;
-        let (guest_console, discipline) = match args.console {
-            ConsoleKind::Pty => (
-                console::open_pty().context("cannot open a pseudo-terminal")?,
-                console::Discipline::new(line_mode, true),
-            ),
-            ConsoleKind::Stdio => (console::stdio(), console::Discipline::new(line_mode, false)),
-        };
-        eprintln!("console: {}", guest_console.name);
-        // The machine's display on a pty of its own, for `asmdbg console PATH` to view. Without
-        // one the debugger still works: a warning says why.
-        let display = if debuggee.machine.frame().is_some() {
-            match console::DisplayPty::open() {
-                Ok(pty) => {
-                    eprintln!("display: {}", pty.name);
-                    Some(pty)
-                }
-                Err(e) => {
-                    eprintln!(
-                        "warning: no pty for the display ({e}): use `monitor` or the IDE to see it"
-                    );
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        debuggee.exec = exec;
-        let mut session = debug::Session::new(debuggee, guest_console, discipline, frames)
-            .with_pace(args.machine.speed);
-        if let Some(pty) = display {
-            session = session.with_display(pty);
-        }
-        session.serve(listener, args.once).await?;
-        session.finish();
-        Ok(ExitCode::SUCCESS)
-    })
 }

@@ -181,7 +181,7 @@ impl InputSource for StreamInput {
 }
 
 /// What a run shows besides its console output: the terminal's view of the machine's display
-/// ([`crate::terminal::DisplayView`]).
+/// ([`crate::display_view::DisplayView`]).
 pub trait RunView {
     /// Called after every slice of the run with the console output of the slice (already
     /// written to `out`); `now`: the machine stopped (for input or at its end), so draw now

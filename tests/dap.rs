@@ -493,8 +493,8 @@ fn pause_stops_a_running_program_and_requests_wait_for_it() {
 }
 
 /// `console: integratedTerminal`: the adapter asks the IDE to run `asmdbg console PTY` in its
-/// terminal; the game's output goes to that pty (not to `output` events) and keys typed there
-/// reach the game.
+/// terminal (Windows: `asmdbg console 127.0.0.1:PORT`, a TCP console); the game's output goes
+/// there (not to `output` events) and keys typed there reach the game.
 #[test]
 fn the_integrated_terminal_console_is_a_pty_the_ide_opens() {
     let mut dap = DapClient::start();
@@ -515,9 +515,15 @@ fn the_integrated_terminal_console_is_a_pty_the_ide_opens() {
         .map(|a| a.as_str().unwrap().to_string())
         .collect();
     assert_eq!(args.len(), 3, "{args:?}");
-    assert!(args[0].ends_with("asmdbg"), "{args:?}");
+    let windows = args[0].ends_with("asmdbg.exe");
+    assert!(windows || args[0].ends_with("asmdbg"), "{args:?}");
     assert_eq!(args[1], "console");
-    assert!(args[2].starts_with("/dev/"), "{args:?}");
+    if windows {
+        let addr: std::net::SocketAddr = args[2].parse().expect("a TCP console");
+        assert!(addr.ip().is_loopback(), "{args:?}");
+    } else {
+        assert!(args[2].starts_with("/dev/"), "{args:?}");
+    }
     // What the IDE runs in its terminal: here with pipes for the terminal.
     let mut terminal = support::asmdbg()
         .args(&args[1..])

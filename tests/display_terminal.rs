@@ -416,8 +416,21 @@ fn debug_draws_the_display_on_its_own_pty_and_follows_history() {
 /// drawings hid comes back.
 #[test]
 fn the_console_viewer_passes_its_size_on_and_shows_the_cursor_at_the_end() {
+    viewer_passes_its_size_on(&[]);
+}
+
+/// With `--console tcp` the display is on a TCP port too (`display: 127.0.0.1:PORT`): the
+/// viewer tells its size the way telnet does.
+#[test]
+fn the_viewer_of_a_tcp_display_passes_its_size_on_too() {
+    viewer_passes_its_size_on(&["--console", "tcp"]);
+}
+
+fn viewer_passes_its_size_on(extra: &[&str]) {
     let dir = Scratch::with_files(&[("red.asm", DRAWING)]);
-    let mut stub = Stub::start(&dir.path().join("red.asm"), &["--display"]);
+    let mut args = vec!["--display"];
+    args.extend_from_slice(extra);
+    let mut stub = Stub::start(&dir.path().join("red.asm"), &args);
     let deadline = Instant::now() + Duration::from_secs(5);
     let path = loop {
         if let Some(path) = stub

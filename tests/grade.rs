@@ -740,7 +740,26 @@ files = { "out.txt" = "second", "log.txt" = "" }
             "{shared}"
         );
     }
-    // Under the debugger the case's folder holds its data files.
+}
+
+/// Under the debugger (`asmdbg test --case NAME --debug`) the case's folder holds its data
+/// files.
+#[test]
+fn a_debugged_case_has_its_data_files_in_its_folder() {
+    let checks = r#"[program]
+files = ["f.asm"]
+[[case]]
+name = "copies"
+input = "3\n"
+data_files = { "in.txt" = "data/one.txt" }
+[case.expect]
+exit_code = 3
+"#;
+    let dir = Scratch::with_files(&[
+        ("spec.toml", checks),
+        ("f.asm", FILES_PROGRAM),
+        ("data/one.txt", "first"),
+    ]);
     let out = asmdbg_in(
         dir.path(),
         &["test", "spec.toml", "--case", "copies", "--debug"],

@@ -8,7 +8,7 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -76,7 +76,7 @@ fn copy_tree(from: &Path, to: &Path) {
 fn grade(spec: &Path, submissions: &[&Path], shared: bool) -> Value {
     let dir = spec.parent().expect("spec folder");
     let json = tempfile::NamedTempFile::new().expect("json");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_asmdbg"));
+    let mut command = asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"));
     command.current_dir(dir).arg("test").arg(spec);
     command.args(submissions).arg("--json").arg(json.path());
     if !shared {

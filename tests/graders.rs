@@ -36,7 +36,9 @@ fn autograder_with(files: &[(&str, &str)]) -> Scratch {
     }
     let bin = root.path().join("source/bin");
     std::fs::create_dir_all(&bin).expect("bin");
-    std::fs::copy(env!("CARGO_BIN_EXE_asmdbg"), bin.join("asmdbg")).expect("copy asmdbg");
+    // The build under test: scripts/platforms ships the static musl build here, as courses do.
+    let exe = asmdbg_testsupport::binary::asmdbg_file(env!("CARGO_BIN_EXE_asmdbg"));
+    std::fs::copy(&exe, bin.join("asmdbg")).expect("copy asmdbg");
     root
 }
 
@@ -211,4 +213,95 @@ fn setup_takes_a_binary_that_lost_its_executable_bit() {
         "{}",
         text(&setup.stderr)
     );
+}
+
+/// The workflow's `run: |` script of the step named `step`, unindented.
+fn workflow_step_script(workflow: &str, step: &str) -> String {
+    let mut lines = workflow
+        .lines()
+        .skip_while(|l| l.trim() != format!("- name: {step}"))
+        .skip_while(|l| l.trim() != "run: |")
+        .skip(1)
+        .peekable();
+    let indent = lines
+        .peek()
+        .map(|l| l.len() - l.trim_start().len())
+        .expect("the step has a script");
+    lines
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() >= indent)
+        .map(|l| format!("{}\n", l.get(indent..).unwrap_or("")))
+        .collect()
+}
+
+/// With ASMDBG_RELEASE set, the classroom workflow takes the static binary from the release's
+/// linux-x64 archive (laid out as .github/workflows/release.yml makes it) after checking it
+/// against SHA256SUMS, and refuses an archive whose checksum does not match.
+#[test]
+fn the_classroom_workflow_takes_the_release_binary_when_its_checksum_matches() {
+    let workflow =
+        std::fs::read_to_string(repo().join("graders/github-classroom/asmdbg-autograding.yml"))
+            .expect("workflow");
+    let script = workflow_step_script(
+        &workflow,
+        "asmdbg from its release (the static linux-x64 binary, checksum checked)",
+    );
+    // The release as .github/workflows/release.yml makes it: its Archive step (the linux-x64
+    // job), then its Checksums step, run as written.
+    let release_workflow =
+        std::fs::read_to_string(repo().join(".github/workflows/release.yml")).expect("release.yml");
+    let archive = workflow_step_script(&release_workflow, "Archive")
+        .replace("${{ matrix.platform }}", "linux-x64");
+    let checksums = workflow_step_script(&release_workflow, "Checksums");
+    let release = Scratch::new();
+    let job = release.path().join("job");
+    std::fs::create_dir_all(&job).expect("the job's folder");
+    std::fs::copy(repo().join("README.md"), job.join("README.md")).expect("README.md");
+    let exe = asmdbg_testsupport::binary::asmdbg_file(env!("CARGO_BIN_EXE_asmdbg"));
+    std::fs::copy(&exe, job.join("asmdbg")).expect("copy asmdbg");
+    let made = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &archive])
+        .current_dir(&job)
+        .env("GITHUB_REF_NAME", "v9.8.7")
+        .env("exe", "asmdbg")
+        .output()
+        .expect("bash runs the Archive step");
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let summed = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &checksums])
+        .current_dir(&job)
+        .output()
+        .expect("bash runs the Checksums step");
+    assert!(summed.status.success(), "{}", text(&summed.stderr));
+    let download = release.path().join("releases/download/v9.8.7");
+    std::fs::create_dir_all(download.parent().expect("a parent")).expect("release folder");
+    std::fs::rename(job.join("dist"), &download).expect("the job's dist/ is the release");
+    let run_step = |home: &Path| {
+        Command::new("bash")
+            .args(["-euo", "pipefail", "-c", &script])
+            .current_dir(home)
+            .env("HOME", home)
+            .env("ASMDBG_RELEASE", "v9.8.7")
+            .env(
+                "ASMDBG_SOURCE",
+                format!("file://{}", release.path().display()),
+            )
+            .output()
+            .expect("bash runs the step")
+    };
+    let home = Scratch::new();
+    let out = run_step(home.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let installed = home.path().join(".cargo/bin/asmdbg");
+    let version = Command::new(&installed)
+        .arg("--version")
+        .output()
+        .expect("the installed asmdbg runs");
+    assert!(text(&version.stdout).starts_with("asmdbg "), "{version:?}");
+    // Checksums that do not match the archive: nothing is installed.
+    let wrong = format!("{}  asmdbg-9.8.7-linux-x64.tar.gz\n", "0".repeat(64));
+    std::fs::write(download.join("SHA256SUMS"), wrong).expect("sums");
+    let home = Scratch::new();
+    let out = run_step(home.path());
+    assert!(!out.status.success(), "a wrong checksum is refused");
+    assert!(!home.path().join(".cargo/bin/asmdbg").exists());
 }

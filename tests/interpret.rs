@@ -3,8 +3,6 @@
 
 mod support;
 
-use std::process::Command;
-
 use support::{text, Scratch};
 
 /// A loop hot enough to be compiled, then a line of output.
@@ -23,7 +21,7 @@ DONE    .STRINGZ \"done\\n\"
 ";
 
 fn run(dir: &Scratch, args: &[&str], env: Option<&str>) -> (String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_asmdbg"));
+    let mut cmd = asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"));
     cmd.current_dir(dir.path())
         .args(args)
         .env_remove("ASMDBG_INTERPRET");

@@ -10,7 +10,6 @@
 //! captured from the programs.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -36,7 +35,7 @@ fn play_with_halt(program: &str, scenario: &str, extra: &[&str], halt_banner: &s
         .strip_suffix(PATT_HALT)
         .unwrap_or_else(|| panic!("{}: ends with the HALT banner", expected_path.display()));
     let expected = format!("{game}{halt_banner}").into_bytes();
-    let output = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+    let output = asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"))
         .current_dir(root())
         .args(["run", &asm, "--input", &input, "--max-steps", "50000000"])
         .args(extra)
@@ -193,7 +192,7 @@ fn lc3tools_profile_counts_match_lc3tools() {
     ] {
         let asm = root().join(format!("programs/lc3/{program}.asm"));
         let input = root().join(format!("tests/programs/lc3/{scenario}.in"));
-        let out = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+        let out = asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"))
             .arg("run")
             .arg(&asm)
             .args(["--profile", "lc3tools", "--stats", "--input"])
@@ -213,7 +212,7 @@ fn lc3tools_profile_counts_match_lc3tools() {
 /// Runs the lab's two files with the keys of `interrupts-keys.in` arriving every 2,500
 /// instructions under `profile`; stdout and stderr.
 fn interrupt_lab(profile: &str, extra: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+    asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"))
         .current_dir(root())
         .args([
             "run",

@@ -54,7 +54,7 @@ fn first_difference(got: &str, want: &str) -> String {
 }
 
 fn play(input: &Path) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+    let out = asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"))
         .arg("run")
         .arg(program())
         .arg("--input")

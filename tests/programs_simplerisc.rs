@@ -10,7 +10,6 @@
 //!   compared with an independent checker written here from the spec's rules.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use asmdbg_core::{Machine, MachineOptions, StopEvent, WatchKind};
 use asmdbg_simplerisc::SrMachine;
@@ -187,7 +186,7 @@ fn hand_made_boards_through_the_binary() {
     let mut failures = Vec::new();
     for case in hand_made_boards() {
         let values: Vec<String> = case.cells.iter().map(|v| v.to_string()).collect();
-        let out = Command::new(bin)
+        let out = asmdbg_testsupport::binary::asmdbg_command(bin)
             .arg("run")
             .arg(&prog)
             .arg("--no-mul")

@@ -205,6 +205,27 @@ fn every_way_a_run_ends_gives_the_terminal_back() {
 }
 
 #[test]
+fn typed_enter_is_a_newline_and_typed_ctrl_c_ends_the_run_as_sigint_does() {
+    let dir = Scratch::new();
+    let prog = dir.write(
+        "keys.asm",
+        &one_key_program("        GETC\n        OUT\n        HALT"),
+    );
+    let mut term = OnTerminal::start(&["run", prog.to_str().expect("utf-8 path")]);
+    term.wait_for("key? ");
+    // Enter sends a carriage return; the program gets a newline (and prints it as a line end).
+    term.type_keys(b"\r");
+    let shown = term.wait_for("key? \n");
+    assert!(!shown.contains('\r'), "{shown:?}");
+    // In key mode Ctrl-C is a typed byte, not the terminal's signal: it ends the run all the
+    // same, with the terminal given back and the process dying of SIGINT.
+    term.type_keys(b"\x03");
+    let (code, signal, _stderr, after) = term.finish();
+    assert_eq!((code, signal), (None, Some(libc::SIGINT)), "dies of SIGINT");
+    assert_eq!(after, (true, true), "Ctrl-C gives the terminal back");
+}
+
+#[test]
 fn sigterm_and_sighup_also_restore_the_terminal() {
     let dir = Scratch::new();
     let prog = dir.write("wait.asm", &one_key_program("        HALT"));

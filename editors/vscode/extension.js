@@ -20,8 +20,11 @@ const ISA_OF_LANGUAGE = {
 
 function activate(context) {
   const provider = new ConfigurationProvider();
+  // The platform's asmdbg inside the extension (the per-platform .vsix has one in bin/).
+  const bundled = path.join(context.extensionPath || __dirname, 'bin',
+    process.platform === 'win32' ? 'asmdbg.exe' : 'asmdbg');
   context.subscriptions.push(
-    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory()),
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(bundled)),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, provider),
     // Lists "debug this file" entries in the Run and Debug view's dropdown.
     vscode.debug.registerDebugConfigurationProvider(
@@ -54,6 +57,11 @@ async function stepOutBack() {
 function deactivate() {}
 
 class AdapterFactory {
+  constructor(bundled) {
+    this.bundled = bundled;
+    this.log = undefined;
+  }
+
   createDebugAdapterDescriptor(session) {
     const configured = session.configuration.asmdbgPath
       || vscode.workspace.getConfiguration('asmdbg', session.workspaceFolder).get('path')
@@ -62,13 +70,23 @@ class AdapterFactory {
     // adapter runs there; a relative executable path (target/release/asmdbg) is too.
     const folder = session.workspaceFolder;
     const cwd = folder && folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
-    const command = findExecutable(configured, cwd);
+    let command = findExecutable(configured, cwd);
+    let whose = 'found as';
+    // No asmdbg of the user's own (on PATH, or named in the settings): the extension's.
+    if (!command && configured === 'asmdbg' && isFile(this.bundled)) {
+      command = this.bundled;
+      whose = 'the one inside the extension, as';
+      ensureExecutable(command);
+    }
     if (!command) {
       // VS Code's own message would only say "spawn asmdbg ENOENT".
       throw new Error(`asmdbg: cannot find the executable '${configured}'. Install asmdbg `
         + '(cargo install --path . in its repository) or point the asmdbg.path setting or the '
         + "launch configuration's asmdbgPath at it.");
     }
+    // Which asmdbg debugs, in the asmdbg output channel (View > Output).
+    this.log = this.log || vscode.window.createOutputChannel('asmdbg');
+    this.log.appendLine(`asmdbg: debugging with ${command} (${whose} '${configured}')`);
     return new vscode.DebugAdapterExecutable(command, ['dap'], cwd ? { cwd } : {});
   }
 }
@@ -187,6 +205,19 @@ function findExecutable(command, base) {
     }
   }
   return undefined;
+}
+
+// An extension folder unpacked by a tool that drops Unix permissions leaves the binary
+// without its executable bit; spawning it would then fail with EACCES.
+function ensureExecutable(file) {
+  if (process.platform === 'win32') {
+    return;
+  }
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    fs.chmodSync(file, 0o755);
+  }
 }
 
 function isFile(file) {

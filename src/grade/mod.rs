@@ -367,6 +367,10 @@ fn folder_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, String> {
     let limit = limits(spec, case);
     let deadline = Instant::now() + limit.time.saturating_sub(group.spent);
+    // Back to the saved state first: that closes the files the last case left open, which
+    // Windows will not delete while they are (the folder would keep them, and the program's
+    // open of a file pending deletion fails).
+    group.machine.rewind();
     let dir = &group.files_dir;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -377,7 +381,6 @@ fn run_case(spec: &Spec, case: &Case, group: &mut Group) -> Result<Outcome, Stri
         }
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    group.machine.rewind();
     let machine = group.machine.machine();
     machine.take_host_stderr();
     machine.breakpoints().clear();
@@ -487,7 +490,10 @@ fn grade(
         })
         .collect();
     for group in groups.into_values().flatten() {
-        let _ = std::fs::remove_dir_all(&group.files_dir);
+        // The machine (and the files it holds open) goes first, for Windows' sake.
+        let dir = group.files_dir.clone();
+        drop(group);
+        let _ = std::fs::remove_dir_all(&dir);
     }
     SubmissionResult {
         name: submission.name.clone(),
@@ -589,19 +595,6 @@ pub fn grade_all(
     Ok(results.into_iter().flatten().collect())
 }
 
-/// Large allocations (a MIPS machine's 12 MiB of segments, one per case) stay mapped pages
-/// of their own: glibc otherwise serves them from the heap after the first is freed, and
-/// zeroes all 12 MiB for each new machine (most of a case's time), where fresh pages are zero
-/// and only those the program touches cost anything.
-fn map_large_allocations() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes the allocator's threshold; it is called before the grading
-    // threads start.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-    }
-}
-
 /// A result file can be written where the command line says: its folder exists.
 fn check_writable(path: &Path) -> Result<(), SetupError> {
     let folder = path
@@ -629,7 +622,7 @@ fn write_result(path: &Path, text: &str) -> Result<(), SetupError> {
 /// place, `--gradescope` with several submissions) is refused with exit status 2 before
 /// anything is graded; then 0 if every case of every submission passed, 1 if not.
 pub fn command(args: &TestArgs) -> anyhow::Result<ExitCode> {
-    map_large_allocations();
+    crate::host::map_large_allocations();
     let mut spec = Spec::load(&args.spec).map_err(|e| SetupError::Usage(e.to_string()))?;
     if let Some(name) = &args.case {
         spec.cases.retain(|c| &c.name == name);

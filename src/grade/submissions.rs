@@ -98,7 +98,7 @@ pub struct Located {
 /// junk) that holds the first of them. `Err`: a message for the student naming the file that
 /// is missing and what the submission holds instead.
 pub fn locate(files: &[String], dir: &Path) -> Result<Located, String> {
-    let missing = |folder: &Path| files.iter().find(|f| !folder.join(f).is_file());
+    let missing = |folder: &Path| files.iter().find(|f| !holds_exactly(folder, f));
     let Some(first_missing) = missing(dir) else {
         return Ok(Located {
             dir: dir.to_path_buf(),
@@ -122,6 +122,19 @@ pub fn locate(files: &[String], dir: &Path) -> Result<Located, String> {
         });
     }
     Err(describe_missing(first_missing, dir, &holders))
+}
+
+/// Whether `folder` holds the file `file` under exactly that name. On a file system that
+/// ignores case (Windows, macOS) `Nim.asm` answers for `nim.asm`; a grade must not depend on
+/// where it is given, so the name is compared as Linux (Gradescope) compares it.
+fn holds_exactly(folder: &Path, file: &str) -> bool {
+    let path = folder.join(file);
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return false;
+    };
+    path.is_file()
+        && std::fs::read_dir(parent)
+            .is_ok_and(|entries| entries.flatten().any(|entry| entry.file_name() == name))
 }
 
 /// "No nim.asm in the submission; it holds Nim.asm, notes.txt (Nim.asm differs only in case:

@@ -5,7 +5,7 @@
 
 pub mod dap;
 
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 pub fn asmdbg() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_asmdbg"))
+    asmdbg_testsupport::binary::asmdbg_command(env!("CARGO_BIN_EXE_asmdbg"))
 }
 
 /// A scratch directory removed at the end of the test.
@@ -115,11 +115,17 @@ impl Stub {
 
     fn start_with(program: &Path, extra: &[&str], stdin: Stdio) -> Stub {
         let stdio = extra.windows(2).any(|w| w == ["--console", "stdio"]);
+        let console = if extra.contains(&"--console") {
+            Vec::new()
+        } else {
+            asmdbg_testsupport::binary::default_console_args()
+        };
         let mut child = asmdbg()
             .arg("debug")
             .arg(program)
             .args(["--gdb", "127.0.0.1:0"])
             .args(extra)
+            .args(console)
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -253,18 +259,32 @@ fn run_with_timeout(mut cmd: Command, limit: Duration) -> Output {
 
 /// The test's end of the guest console: writes go to the guest, reads collect its output.
 pub struct Console {
-    file: File,
+    file: Box<dyn Write + Send>,
     seen: Arc<Mutex<Vec<u8>>>,
 }
 
 impl Console {
-    pub fn open(path: &str) -> Console {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .expect("open the guest pty");
-        let mut reader = file.try_clone().expect("clone pty handle");
+    /// The console `asmdbg debug` named: a pty's path, or `127.0.0.1:PORT` (`--console tcp`,
+    /// the default on Windows).
+    pub fn open(name: &str) -> Console {
+        let (file, mut reader): (Box<dyn Write + Send>, Box<dyn Read + Send>) =
+            match name.parse::<std::net::SocketAddr>() {
+                Ok(addr) => {
+                    let stream =
+                        std::net::TcpStream::connect(addr).expect("connect to the console");
+                    let reader = stream.try_clone().expect("clone the connection");
+                    (Box::new(stream), Box::new(reader))
+                }
+                Err(_) => {
+                    let file = OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .open(name)
+                        .expect("open the guest pty");
+                    let reader = file.try_clone().expect("clone pty handle");
+                    (Box::new(file), Box::new(reader))
+                }
+            };
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
         thread::spawn(move || {
@@ -282,8 +302,8 @@ impl Console {
     }
 
     pub fn type_bytes(&mut self, bytes: &[u8]) {
-        self.file.write_all(bytes).expect("write to pty");
-        self.file.flush().expect("flush pty");
+        self.file.write_all(bytes).expect("write to the console");
+        self.file.flush().expect("flush the console");
     }
 
     /// Waits until the guest has printed `needle` (or the time runs out) and returns all output,

@@ -9,10 +9,13 @@
 //!   `ASMDBG_REQUIRE_TOOLS=1` makes a missing tool a failure;
 //! - [`dap_schema`]: every message a debug adapter sends, checked against the Debug Adapter
 //!   Protocol's JSON schema;
-//! - [`x64`]: GNU objdump's reading of the machine code the cpus compile.
+//! - [`x64`]: GNU objdump's reading of the machine code the cpus compile;
+//! - [`binary`]: the asmdbg binary a test starts (another platform's build under its emulator
+//!   with `ASMDBG_TEST_EXE`).
 //!
 //! Nothing here is used by shipping code; it is a dev-dependency only.
 
+pub mod binary;
 pub mod chunks;
 pub mod corpus;
 pub mod dap_schema;

@@ -24,10 +24,17 @@ pub fn on_path(tool: &str) -> bool {
     std::env::split_paths(&path).any(|dir| is_executable(&dir.join(tool)))
 }
 
+#[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt as _;
     path.metadata()
         .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Windows (the cross-built suite under wine): a program is a file with the `.exe` extension.
+#[cfg(windows)]
+fn is_executable(path: &Path) -> bool {
+    path.with_extension("exe").is_file()
 }
 
 /// The decision for a tool that is `found` or not: `Ok(true)` run the test, `Ok(false)` skip it

@@ -13,6 +13,7 @@ const Module = require('node:module');
 function makeVscode() {
   const state = {
     errors: [],
+    log: [],
     settings: { path: 'asmdbg' },
     activeTextEditor: undefined,
     activeTab: undefined,
@@ -62,6 +63,9 @@ function makeVscode() {
       },
     },
     window: {
+      createOutputChannel: (name) => ({
+        appendLine: (line) => state.log.push(`${name}: ${line}`),
+      }),
       showErrorMessage: (message) => {
         state.errors.push(message);
         return Promise.resolve(undefined);
@@ -85,8 +89,9 @@ function document(fsPath, languageId) {
   return { uri: fileUri(fsPath), languageId };
 }
 
-// A fresh copy of extension.js wired to a fresh stand-in, activated.
-function load() {
+// A fresh copy of extension.js wired to a fresh stand-in, activated (installed in
+// `extensionPath` when given).
+function load(installedIn) {
   const vscode = makeVscode();
   const extensionPath = require.resolve('../extension.js');
   delete require.cache[extensionPath];
@@ -100,7 +105,7 @@ function load() {
   } finally {
     Module._load = originalLoad;
   }
-  extension.activate({ subscriptions: [] });
+  extension.activate({ subscriptions: [], extensionPath: installedIn });
   const { state } = vscode;
   return {
     state,
@@ -205,6 +210,39 @@ test('a bare command name is found on PATH, a relative path in the workspace fol
   const descriptor = factory.createDebugAdapterDescriptor(
     session({ program: 'a.asm', asmdbgPath: 'target/release/asmdbg' }, workspace));
   assert.equal(descriptor.command, built);
+});
+
+test("without the user's own asmdbg, the extension's runs, and the log says which", () => {
+  const installed = temporaryDir();
+  fs.mkdirSync(path.join(installed, 'bin'));
+  const name = process.platform === 'win32' ? 'asmdbg.exe' : 'asmdbg';
+  const bundled = path.join(installed, 'bin', name);
+  // Unpacked without its executable bit: the extension restores it before running it.
+  fs.writeFileSync(bundled, '', { mode: 0o644 });
+  const savedPath = process.env.PATH;
+  process.env.PATH = temporaryDir();
+  try {
+    const { state, factory } = load(installed);
+    const descriptor = factory.createDebugAdapterDescriptor(session({ program: 'a.asm' }));
+    assert.equal(descriptor.command, bundled);
+    if (process.platform !== 'win32') {
+      assert.equal(fs.statSync(bundled).mode & 0o111, 0o111);
+    }
+    assert.deepEqual(state.log, [
+      `asmdbg: asmdbg: debugging with ${bundled} (the one inside the extension, as 'asmdbg')`,
+    ]);
+    // One on PATH is the user's choice and comes first.
+    const onPath = fakeExecutable('asmdbg');
+    process.env.PATH = onPath.dir;
+    assert.equal(factory.createDebugAdapterDescriptor(session({ program: 'a.asm' })).command,
+      onPath.file);
+    assert.match(state.log[1], /debugging with .*asmdbg \(found as 'asmdbg'\)$/);
+    // A path the user named is never replaced by the extension's.
+    state.settings.path = '/no/such/asmdbg';
+    assert.throws(() => factory.createDebugAdapterDescriptor(session({ program: 'a.asm' })));
+  } finally {
+    process.env.PATH = savedPath;
+  }
 });
 
 test('a missing executable is refused with a message that names the setting', () => {

@@ -407,6 +407,29 @@ pub(crate) fn display_path(name: &str, work_dir: Option<&Path>) -> String {
             None => Err(e),
         })
         .or_else(|_| std::path::absolute(&given))
-        .map(|p| p.display().to_string())
+        .map(|p| without_verbatim_prefix(&p.display().to_string()))
         .unwrap_or_else(|_| name.to_string())
+}
+
+/// Windows' canonical paths are verbatim (`\\?\C:\dir\f.asm`); MARS, a Java program, names
+/// the file `C:\dir\f.asm`, as its users do.
+fn without_verbatim_prefix(path: &str) -> String {
+    if let Some(share) = path.strip_prefix(r"\\?\UNC\") {
+        return format!(r"\\{share}");
+    }
+    path.strip_prefix(r"\\?\").unwrap_or(path).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn windows_verbatim_paths_are_named_as_mars_names_them() {
+        use super::without_verbatim_prefix as plain;
+        assert_eq!(plain(r"\\?\C:\course\f.asm"), r"C:\course\f.asm");
+        assert_eq!(
+            plain(r"\\?\UNC\server\share\f.asm"),
+            r"\\server\share\f.asm"
+        );
+        assert_eq!(plain("/home/student/f.asm"), "/home/student/f.asm");
+    }
 }

@@ -44,7 +44,7 @@ impl<G: GdbMachine> HostIoOpen for Debuggee<G> {
         let Some(exec) = &self.exec else {
             return Err(HostIoError::Errno(HostIoErrno::ENOENT));
         };
-        if filename != exec.name.as_bytes() {
+        if !exec.is_named(filename) {
             return Err(HostIoError::Errno(HostIoErrno::ENOENT));
         }
         if flags != HostIoOpenFlags::O_RDONLY {

@@ -154,8 +154,25 @@ impl ExecImage {
             Some(rest) if local_peer && self.on_disk && unchanged() => {
                 format!("{}{rest}", "../".repeat(UP_TO_ROOT))
             }
-            _ => self.name.clone(),
+            _ => self.served_name(),
         }
+    }
+
+    /// The name gdb fetches the ELF under through host I/O (`target:NAME`). A Windows name
+    /// (`C:\course\nim.elf`) has no leading `/`, so gdb on Linux would take it for a relative
+    /// name and look for it in its own directory; it is served as `/C:/course/nim.elf`, which
+    /// gdb on any host takes for the target's absolute name.
+    pub fn served_name(&self) -> String {
+        if self.name.starts_with('/') {
+            self.name.clone()
+        } else {
+            format!("/{}", self.name.replace('\\', "/"))
+        }
+    }
+
+    /// Whether host I/O's `filename` names this image (its served name, or its own).
+    pub fn is_named(&self, filename: &[u8]) -> bool {
+        filename == self.name.as_bytes() || filename == self.served_name().as_bytes()
     }
 }
 
@@ -482,6 +499,21 @@ mod tests {
             ..image
         };
         assert_eq!(unwritten.name_for(true), unwritten.name);
+    }
+
+    #[test]
+    fn a_windows_name_is_served_as_an_absolute_name_gdb_fetches() {
+        let image = ExecImage {
+            name: r"Z:\tmp\game\nim.elf".to_string(),
+            bytes: b"\x7fELF image".to_vec(),
+            on_disk: true,
+        };
+        // gdb on Linux takes a name without a leading / as its own relative file.
+        assert_eq!(image.name_for(true), "/Z:/tmp/game/nim.elf");
+        assert_eq!(image.name_for(false), "/Z:/tmp/game/nim.elf");
+        assert!(image.is_named(b"/Z:/tmp/game/nim.elf"));
+        assert!(image.is_named(br"Z:\tmp\game\nim.elf"));
+        assert!(!image.is_named(b"/tmp/game/nim.elf"));
     }
 
     #[test]
