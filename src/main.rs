@@ -161,65 +161,46 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         pace: args.machine.speed.map(asmdbg_core::Pace::new),
         interrupted: Some(host::interruption),
     };
-    let report = match &args.input {
+    // Key by key, no echo, while the program reads the terminal (restored by the guard's drop
+    // after the run, or by the host's restorers: panic hook, signals, Ctrl-C).
+    let mut keys = None;
+    let mut input: Box<dyn run::InputSource> = match &args.input {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|source| SetupError::Read {
                 path: path.display().to_string(),
                 source,
             })?;
             match args.key_every {
-                Some(every) => {
-                    let mut input = run::TimedInput::new(bytes, every);
-                    run::run_to_end(
-                        machine.as_mut(),
-                        &mut input,
-                        &mut out,
-                        view,
-                        limits,
-                        checker.as_mut(),
-                    )?
-                }
-                None => {
-                    let mut input = run::FixedInput(Some(bytes));
-                    run::run_to_end(
-                        machine.as_mut(),
-                        &mut input,
-                        &mut out,
-                        view,
-                        limits,
-                        checker.as_mut(),
-                    )?
-                }
+                Some(every) => Box::new(run::TimedInput::new(bytes, every)),
+                None => Box::new(run::FixedInput(Some(bytes))),
             }
         }
         None => {
-            // Key by key, no echo, while the program runs (restored by the guard's drop, or by
-            // the host's restorers: panic hook, signals, Ctrl-C). A keyboard device takes the
-            // keys typed on a terminal while the program runs (piped input stays console input).
+            // A keyboard device takes the keys typed on a terminal while the program runs
+            // (piped input stays console input).
             let keyboard = machine.has_keyboard_device();
-            let keys = if machine.console_reads_keys() || keyboard {
-                host::KeyMode::enter().context("cannot put the terminal into key-by-key mode")?
-            } else {
-                None
-            };
+            if machine.console_reads_keys() || keyboard {
+                keys = host::KeyMode::enter()
+                    .context("cannot put the terminal into key-by-key mode")?;
+            }
             let typed = keyboard && keys.is_some();
-            let mut input = match &keys {
+            let stream = match &keys {
                 Some(_) => run::StreamInput::new(host::TypedKeys::new(io::stdin())),
                 None => run::StreamInput::new(io::stdin()),
-            }
-            .keys_to_keyboard(typed);
-            let report = run::run_to_end(
-                machine.as_mut(),
-                &mut input,
-                &mut out,
-                view,
-                limits,
-                checker.as_mut(),
-            )?;
-            drop(keys);
-            report
+            };
+            Box::new(stream.keys_to_keyboard(typed))
         }
     };
+    let report = run::run_to_end(
+        machine.as_mut(),
+        input.as_mut(),
+        &mut out,
+        view,
+        limits,
+        checker.as_mut(),
+    )?;
+    drop(input);
+    drop(keys);
     // Every ending shows the same: the last frame and the console's text, the messages, --stats.
     // After a signal that is best effort (the terminal may be gone), and then the process dies
     // of it.
