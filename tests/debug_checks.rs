@@ -395,3 +395,93 @@ fn reference_probes_get_no_warning() {
     }
     assert!(probes >= 30, "{probes}");
 }
+
+/// `asmdbg run --checks ARGS` (in the repository root) with the fast path, then with every
+/// instruction through the full checks (`ASMDBG_CHECKS_FULL_PATH=1`): the two runs must print
+/// the same warnings, the same output and stop alike.
+fn same_on_both_paths(args: &[&str]) -> usize {
+    let run = |full: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_asmdbg"));
+        command
+            .current_dir(root())
+            .arg("run")
+            .args(args)
+            .stdin(Stdio::null())
+            .env_remove("ASMDBG_CHECKS_FULL_PATH");
+        if full {
+            command.env("ASMDBG_CHECKS_FULL_PATH", "1");
+        }
+        command.output().expect("asmdbg runs")
+    };
+    let (fast, full) = (run(false), run(true));
+    assert_eq!(text(&fast.stderr), text(&full.stderr), "{args:?}: stderr");
+    assert_eq!(text(&fast.stdout), text(&full.stdout), "{args:?}: stdout");
+    assert_eq!(fast.status.code(), full.status.code(), "{args:?}: status");
+    warnings(&fast).len()
+}
+
+/// The fast path (instructions with nothing for the checks to see, run inside the
+/// interpreter's loop) finds what the full checks find, instruction for instruction: on the
+/// corpus (every check, deny too), and on games that load, store, call and poll a lot.
+#[test]
+fn the_fast_path_finds_what_the_full_checks_find() {
+    let mut found = 0;
+    for isa in ["lc3", "mips", "simplerisc"] {
+        let dir = root().join("tests/checks").join(isa);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "asm"))
+            .collect();
+        files.sort();
+        for file in files {
+            let file = file.strip_prefix(root()).unwrap().display().to_string();
+            for checks in ["--checks", "--checks=deny"] {
+                // Some loop forever, as the bug they show makes them.
+                found += same_on_both_paths(&[checks, "--max-steps", "100000", &file]);
+            }
+        }
+    }
+    assert!(found >= 20, "the corpus found only {found} warnings");
+    same_on_both_paths(&[
+        "--checks",
+        "programs/lc3/connect4.asm",
+        "--input",
+        "tests/programs/lc3/connect4-diagonal.in",
+    ]);
+    same_on_both_paths(&[
+        "--checks",
+        "programs/lc3/dots.asm",
+        "--input",
+        "tests/programs/lc3/dots-game.in",
+        "--profile",
+        "lc3tools",
+    ]);
+    same_on_both_paths(&[
+        "--checks",
+        "programs/mips/four_in_a_row.asm",
+        "--input",
+        "tests/programs/mips/03_right_diagonal_win_undo.in",
+    ]);
+    same_on_both_paths(&[
+        "--checks",
+        "programs/simplerisc/tictactoe.asm",
+        "--no-mul",
+        "--poke",
+        "1000=1,1,1,0,0,0,2,2,0,0,0,0",
+        "--peek",
+        "1144",
+    ]);
+    // A program that breaks conventions all through a game-sized run: LC-3's probe that
+    // executes data, and the interrupt-driven program (interrupts go the full way).
+    same_on_both_paths(&["--checks", "tests/programs/lc3/probe_sem.asm"]);
+    same_on_both_paths(&[
+        "--checks",
+        "programs/lc3/interrupts/isr.asm",
+        "programs/lc3/interrupts/user_program.asm",
+        "--input",
+        "tests/programs/lc3/interrupts-keys.in",
+        "--key-every",
+        "2500",
+    ]);
+}

@@ -9,15 +9,21 @@
 //! decoder, and its [`Flow`]). The [`Checker`] keeps the shadow state: a bit per register and
 //! per memory unit saying whether anything put a value there, and a frame per call.
 //!
-//! The cpus know nothing of this: a machine with the checks on is driven by
-//! [`Checker::step`], one `Machine::step` at a time (so compiled code never runs), and a
-//! machine with the checks off runs exactly as before, paying nothing.
+//! The cpus know nothing of this: a machine with the checks on is driven by [`Checker::run`],
+//! which lets the machine's interpreter run every instruction that gives the checks nothing
+//! to look at on the fast path ([`fast`]: the shadow state followed inside the interpreter's
+//! loop, through an [`InstructionGate`]) and takes the others (calls, returns, the stack
+//! pointer's moves, first reads) one `Machine::step` at a time through the full checks.
+//! Compiled code never runs with the checks on; a machine with the checks off runs exactly as
+//! before, paying nothing.
 
 mod engine;
+pub mod fast;
 mod session;
 mod shadow;
 
 pub use engine::Checker;
+pub use fast::{FastPath, InstrEffects, InstructionGate};
 pub use session::SessionChecks;
 
 use std::fmt;

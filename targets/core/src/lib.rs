@@ -35,7 +35,9 @@ pub mod x64;
 
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
-pub use checks::{CheckKind, CheckSet, Checker, Conventions, Effects, Finding, MemAccess};
+pub use checks::{
+    CheckKind, CheckSet, Checker, Conventions, Effects, Finding, InstructionGate, MemAccess,
+};
 pub use console::Console;
 pub use debug_cache::{
     straight_run_ends, BreakpointBitmap, BreakpointCache, DebugCache, PatchedCode, WatchFilter,

@@ -152,6 +152,21 @@ pub trait Machine {
         None
     }
 
+    /// Runs up to `budget` instructions as `run` does (breakpoints and watchpoints stop it),
+    /// one at a time on the debugging checks' fast path ([`crate::checks::fast`]): it stops,
+    /// without a stop event, before the first instruction `fast` does not admit, and before
+    /// one `run` and `step` would not execute alike (a breakpoint at the PC, an interrupt, a
+    /// resumed watch stop). `None`: the machine has no fast path in its present state (a
+    /// device, keys or a replay to serve between instructions) and every instruction goes
+    /// through the full checks.
+    fn run_gated(
+        &mut self,
+        _budget: u64,
+        _fast: &mut crate::checks::FastPath,
+    ) -> Option<RunOutcome> {
+        None
+    }
+
     /// The instruction at `addr` in the ISA's own notation, and its size in units.
     fn disassemble(&self, addr: u64) -> Option<(String, u64)>;
 

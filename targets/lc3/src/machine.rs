@@ -500,6 +500,14 @@ impl Machine for Lc3Machine {
         Some(self.effects())
     }
 
+    fn run_gated(
+        &mut self,
+        budget: u64,
+        fast: &mut asmdbg_core::checks::FastPath,
+    ) -> Option<RunOutcome> {
+        Lc3Machine::run_gated(self, budget, fast)
+    }
+
     fn system_call_site(&self) -> Option<u64> {
         let in_program = self.program.debug.describe(self.pc()).is_some();
         let site = self.cpu.trap_site;

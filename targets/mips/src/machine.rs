@@ -690,6 +690,14 @@ impl Machine for MipsMachine {
         self.effects()
     }
 
+    fn run_gated(
+        &mut self,
+        budget: u64,
+        fast: &mut asmdbg_core::checks::FastPath,
+    ) -> Option<RunOutcome> {
+        MipsMachine::run_gated(self, budget, fast)
+    }
+
     fn debug_info(&self) -> Option<&DebugInfo> {
         Some(&self.program.debug)
     }

@@ -254,6 +254,14 @@ impl Machine for SrMachine {
         self.effects()
     }
 
+    fn run_gated(
+        &mut self,
+        budget: u64,
+        fast: &mut asmdbg_core::checks::FastPath,
+    ) -> Option<RunOutcome> {
+        SrMachine::run_gated(self, budget, fast)
+    }
+
     fn pc(&self) -> u64 {
         u64::from(self.cpu.pc) * 4
     }

@@ -2,12 +2,15 @@
 
 use std::collections::HashSet;
 
-use super::shadow::UnitBits;
+use super::fast::{FastFrame, FastPath};
 use super::{CheckKind, CheckSet, Conventions, Effects, Finding};
 use crate::event::{RunOutcome, StopEvent};
 use crate::flow::Flow;
 use crate::machine::Machine;
 use crate::symbols::SymbolKind;
+
+/// Set (to anything) in the environment: every instruction through the full checks.
+pub const FULL_PATH_VARIABLE: &str = "ASMDBG_CHECKS_FULL_PATH";
 
 /// One call the program made and has not returned from.
 #[derive(Debug, Clone)]
@@ -48,17 +51,14 @@ struct Frame {
 pub struct Checker {
     set: CheckSet,
     conv: Conventions,
-    /// Registers something wrote (or the machine set at start).
-    regs_set: u32,
-    /// Memory units something stored to or a directive declared.
-    written: UnitBits,
-    /// Units holding the program's instructions.
-    code: UnitBits,
-    /// Units the assembler emitted as data.
-    data: UnitBits,
+    /// The registers set, the memory written, the code and data, and the fast path's rules.
+    fast: FastPath,
     /// Whether the program's image is known (assembled from source): without it memory is
     /// not checked (everything would look uninitialised).
     memory_known: bool,
+    /// Whether `run` lets the machine run instructions on the fast path (see
+    /// [`Checker::set_fast_path`]).
+    fast_path: bool,
     frames: Vec<Frame>,
     /// Callee-saved registers a function returned with changed, by register: reported when
     /// the caller then uses the value (a caller that writes the register first never relied
@@ -81,37 +81,34 @@ impl Checker {
                 regs_set |= 1 << i;
             }
         }
-        let mut written = UnitBits::default();
-        let mut code = UnitBits::default();
-        let mut data = UnitBits::default();
+        let mut fast = FastPath::new(&conv, regs_set);
         for &(start, end) in &conv.initialised {
-            written.set_range(start, end);
+            fast.written.set_range(start, end);
         }
         let mut memory_known = false;
         if let Some(info) = machine.debug_info() {
             memory_known = !info.lines.is_empty();
             for item in info.data.iter() {
-                data.set_range(item.addr, item.end);
-                written.set_range(item.addr, item.end);
+                fast.data.set_range(item.addr, item.end);
+                fast.written.set_range(item.addr, item.end);
             }
             if !conv.separate_code {
                 for (addr, _) in info.lines.iter() {
                     if !info.data.is_data(addr) {
                         let end = addr + conv.instruction_units;
-                        code.set_range(addr, end);
-                        written.set_range(addr, end);
+                        fast.code.set_range(addr, end);
+                        fast.written.set_range(addr, end);
                     }
                 }
             }
         }
+        fast.configure(set, memory_known, conv.separate_code);
         Some(Checker {
             set,
             conv,
-            regs_set,
-            written,
-            code,
-            data,
+            fast,
             memory_known,
+            fast_path: std::env::var_os(FULL_PATH_VARIABLE).is_none(),
             frames: Vec::new(),
             clobbered: Vec::new(),
             reported: HashSet::new(),
@@ -125,16 +122,27 @@ impl Checker {
 
     pub fn set_checks(&mut self, set: CheckSet) {
         self.set = set;
+        self.fast
+            .configure(set, self.memory_known, self.conv.separate_code);
+    }
+
+    /// Lets `run` use the machine's fast path (`on`, the default) or takes every instruction
+    /// through the full checks, as `ASMDBG_CHECKS_FULL_PATH=1` does for the whole process (to
+    /// rule the fast path out when a finding looks wrong; the tests compare the two).
+    pub fn set_fast_path(&mut self, on: bool) {
+        self.fast_path = on;
     }
 
     /// Every register counts as set from here (a debugger wrote one).
     pub fn assume_registers_set(&mut self) {
-        self.regs_set = u32::MAX;
+        self.fast.regs_set = u32::MAX;
     }
 
     /// Memory the host filled before the run (`--poke`): initialised.
     pub fn mark_initialised(&mut self, addr: u64, units: u64) {
-        self.written.set_range(addr, addr.saturating_add(units));
+        self.fast
+            .written
+            .set_range(addr, addr.saturating_add(units));
     }
 
     /// What was found since the last call, in the order found.
@@ -172,10 +180,14 @@ impl Checker {
         stop
     }
 
-    /// Executes up to `budget` instructions with [`Checker::step`]; stops early at the
-    /// machine's own stops and, when `stop_at_finding`, after an instruction something was
-    /// found at. With `breakpoints` (a debugger's run) each instruction runs as `run(1)` runs
-    /// it: a breakpoint at the PC stops first.
+    /// Executes up to `budget` instructions, checking each; stops early at the machine's own
+    /// stops and, when `stop_at_finding`, after an instruction something was found at. With
+    /// `breakpoints` (a debugger's run) each instruction runs as `run(1)` runs it: a
+    /// breakpoint at the PC stops first.
+    ///
+    /// The machine runs what it can on the fast path ([`Machine::run_gated`]); the
+    /// instruction that ends a fast run goes through the full checks, and so does every
+    /// instruction of a machine that has no fast path at the moment.
     pub fn run(
         &mut self,
         machine: &mut dyn Machine,
@@ -185,7 +197,27 @@ impl Checker {
     ) -> RunOutcome {
         let start = machine.instructions_executed();
         let executed = |m: &dyn Machine| m.instructions_executed().saturating_sub(start);
-        for _ in 0..budget {
+        let mut gated = self.fast_path;
+        while executed(machine) < budget {
+            let left = budget - executed(machine);
+            if gated {
+                self.enter_fast_path();
+                let outcome = machine.run_gated(left, &mut self.fast);
+                self.leave_fast_path();
+                match outcome {
+                    Some(RunOutcome {
+                        stop: Some(stop), ..
+                    }) => {
+                        return RunOutcome {
+                            executed: executed(machine),
+                            stop: Some(stop),
+                        };
+                    }
+                    Some(outcome) if outcome.executed >= left => break,
+                    Some(_) => {}
+                    None => gated = false,
+                }
+            }
             let count = machine.instructions_executed();
             let stop = if breakpoints {
                 self.checked(machine, |m| m.run(1).stop)
@@ -206,6 +238,36 @@ impl Checker {
         RunOutcome {
             executed: executed(machine),
             stop: None,
+        }
+    }
+
+    /// Hands the current frame and the pending registers to the fast path.
+    fn enter_fast_path(&mut self) {
+        let frame = self
+            .frames
+            .last()
+            .map_or(FastFrame::default(), |f| FastFrame {
+                written: f.written,
+                saved: f.saved,
+                link_kept: f.link_kept,
+                stack_used: f.stack_used,
+                stack_rebased: f.stack_rebased,
+            });
+        let pending = self
+            .clobbered
+            .iter()
+            .fold(0u32, |mask, (reg, _)| mask | 1 << reg);
+        self.fast.enter(frame, pending);
+    }
+
+    /// Takes back what the fast path did to the current frame.
+    fn leave_fast_path(&mut self) {
+        let fast = self.fast.frame;
+        if let Some(frame) = self.frames.last_mut() {
+            frame.written = fast.written;
+            frame.saved = fast.saved;
+            frame.link_kept = fast.link_kept;
+            frame.stack_used = fast.stack_used;
         }
     }
 
@@ -239,7 +301,7 @@ impl Checker {
             }
         }
         if self.set.contains(CheckKind::Uninitialised) {
-            let unset = effects.reads & !self.regs_set;
+            let unset = effects.reads & !self.fast.regs_set;
             if unset != 0 {
                 let plural = unset.count_ones() > 1;
                 let message = format!(
@@ -249,20 +311,21 @@ impl Checker {
                     if plural { "them" } else { "it" },
                 );
                 // Reported once: from here on the register counts as set.
-                self.regs_set |= unset;
+                self.fast.regs_set |= unset;
                 self.report(machine, CheckKind::Uninitialised, pc, message);
             }
             if self.memory_known {
                 for access in effects.loads.iter().flatten() {
                     // Memory that is not there is the machine's fault to report, not a check's.
-                    if !self.written.all(access.addr, access.units)
+                    if !self.fast.written.all(access.addr, access.units)
                         && machine.debug_read(access.addr).is_ok()
                     {
                         let message = format!(
                             "reads {}, which no directive declares and nothing stored to",
                             machine.isa().format_addr(access.addr)
                         );
-                        self.written
+                        self.fast
+                            .written
                             .set_range(access.addr, access.addr + access.units);
                         self.report(machine, CheckKind::Uninitialised, pc, message);
                     }
@@ -271,7 +334,7 @@ impl Checker {
         }
         if self.set.contains(CheckKind::CodeAsData) && self.memory_known && !self.conv.separate_code
         {
-            if self.data.get(pc) && !self.code.get(pc) {
+            if self.fast.data.get(pc) && !self.fast.code.get(pc) {
                 let message = format!(
                     "executes {}, which was assembled as data{}",
                     machine.isa().format_addr(pc),
@@ -280,7 +343,7 @@ impl Checker {
                 self.report(machine, CheckKind::CodeAsData, pc, message);
             }
             if let Some(store) = effects.store {
-                if self.code.any(store.addr, store.units) {
+                if self.fast.code.any(store.addr, store.units) {
                     let line = machine
                         .debug_info()
                         .and_then(|d| d.describe(store.addr))
@@ -299,13 +362,15 @@ impl Checker {
     /// The instruction at `pc` ran: the shadow state follows it, calls and returns are
     /// matched.
     fn after(&mut self, machine: &dyn Machine, pc: u64, effects: &Effects) {
-        self.regs_set |= effects.writes;
+        self.fast.regs_set |= effects.writes;
         if !self.clobbered.is_empty() {
             self.clobbered
                 .retain(|(reg, _)| effects.writes & (1 << reg) == 0);
         }
         if let Some(store) = effects.store {
-            self.written.set_range(store.addr, store.addr + store.units);
+            self.fast
+                .written
+                .set_range(store.addr, store.addr + store.units);
         }
         let ra = self.conv.return_address;
         let ra_bit = 1u32 << ra;

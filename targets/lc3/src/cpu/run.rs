@@ -3,7 +3,7 @@
 //! the ordinary way wherever a block cannot run.
 
 use asmdbg_core::code_memory::LEFT_EARLY;
-use asmdbg_core::{RunOutcome, StopEvent};
+use asmdbg_core::{InstructionGate, RunOutcome, StopEvent};
 
 use super::blocks::BlockCache;
 use super::{cc_of, jit, Cpu, Exit};
@@ -70,6 +70,59 @@ impl Cpu {
             self.debug.watch.end_resume();
         }
         stop
+    }
+
+    /// Executes up to `budget` instructions one at a time as `step` does, while `gate`
+    /// admits each (the debugging checks' fast path); stops as `run` stops, and with no stop
+    /// before an instruction the gate does not admit or `run` and `step` would not execute
+    /// alike (a breakpoint at the PC, an interrupt due, a resumed watch stop, the machine
+    /// halted), for the caller to take one `step` at a time.
+    pub fn run_gated<G: InstructionGate<Cpu>>(&mut self, budget: u64, gate: &mut G) -> RunOutcome {
+        let start = self.executed;
+        self.sync_debug_sets();
+        let mut stop = None;
+        while self.executed - start < budget {
+            if self.halted()
+                || self.irq_armed
+                || self.debug.watch.resuming()
+                || self.breakpoint_at(self.pc)
+            {
+                break;
+            }
+            let Some(ticket) = gate.admits(self, u64::from(self.pc)) else {
+                break;
+            };
+            // As `step` executes it (no interrupt is due and no watch stop resumes).
+            self.empty_polls = 0;
+            let at = self.pc;
+            self.poll_at = Some(self.executed);
+            let result = self.execute::<true>();
+            self.poll_at = None;
+            self.poll_alone = false;
+            let counted = match result {
+                Ok(()) => true,
+                Err(exit) => {
+                    let (counted, exit_stop) = self.resolve(at, exit);
+                    stop = exit_stop;
+                    counted
+                }
+            };
+            if counted {
+                self.executed += 1;
+                gate.ran(ticket);
+            }
+            if stop.is_some() || !counted {
+                break;
+            }
+        }
+        // A store over decoded blocks: they go before any runs again (this loop runs none).
+        if self.code_stale {
+            self.forget_code();
+        }
+        RunOutcome {
+            executed: self.executed - start,
+            stop,
+        }
     }
 
     /// Executes up to `budget` instructions, checking breakpoints before each one.

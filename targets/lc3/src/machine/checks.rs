@@ -11,11 +11,18 @@
 //! device registers (xFE00-xFFFF), every word a loaded file fills and the video memory count as
 //! initialised.
 
-use asmdbg_core::checks::{Conventions, Effects, MemAccess};
-use asmdbg_core::Flow;
+use asmdbg_core::checks::fast::TableGate;
+use asmdbg_core::checks::{Conventions, Effects, FastPath, InstrEffects, MemAccess};
+use asmdbg_core::host::Replayable;
+use asmdbg_core::{Flow, RunOutcome};
 
 use super::{Lc3Machine, VIDEO_BASE, VIDEO_HEIGHT, VIDEO_WIDTH};
+use crate::cpu::Cpu;
 use crate::decode::{decode_for, Address, Instruction};
+
+/// The device registers (KBSR, KBDR, DSR, DDR, MCR, ...): their loads and stores go the full
+/// way, so that a keyboard poll reads as `step` reads it.
+const DEVICE_BASE: u16 = 0xFE00;
 
 const NAMES: [&str; 8] = ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"];
 
@@ -45,6 +52,34 @@ impl Lc3Machine {
             instruction_units: 1,
             separate_code: false,
         }
+    }
+
+    /// Runs on the checks' fast path (`Machine::run_gated`) while no scheduled key or replay
+    /// has work between instructions.
+    pub(super) fn run_gated(&mut self, budget: u64, fast: &mut FastPath) -> Option<RunOutcome> {
+        if !self.keys.is_empty() || self.journal().is_replaying() {
+            return None;
+        }
+        // The table is by instruction word: 65,536 entries, one decoder mode.
+        let pennsim = self.cpu.semantics.pennsim;
+        fast.prepare_table(u64::from(pennsim), 1 << 16, |word| {
+            fast_effects(decode_for(word as u16, pennsim))
+        });
+        // The table by instruction word; addresses from the incremented PC or a base
+        // register, 16 bits.
+        let mut gate = TableGate {
+            fast,
+            index: |cpu: &Cpu, pc: u64| usize::from(cpu.mem()[usize::from(pc as u16)]),
+            address: |cpu: &Cpu, pc: u64, fx: &InstrEffects| {
+                let base = match fx.base {
+                    InstrEffects::PC_RELATIVE => (pc as u16).wrapping_add(1),
+                    base => cpu.regs[usize::from(base & 7)],
+                };
+                let at = base.wrapping_add(fx.offset as u16);
+                (at < DEVICE_BASE).then_some(u64::from(at))
+            },
+        };
+        Some(self.cpu.run_gated(budget, &mut gate))
     }
 
     pub(super) fn effects(&self) -> Effects {
@@ -95,5 +130,33 @@ impl Lc3Machine {
             effects.flow = Flow::Next;
         }
         effects
+    }
+}
+
+/// What an instruction word does, for the fast path's table: calls (JSR, JSRR, TRAP),
+/// returns (RET, RTI) and the indirect loads and stores (two accesses) go the full way.
+fn fast_effects(instruction: Instruction) -> InstrEffects {
+    if matches!(instruction, Instruction::Trap { .. } | Instruction::Rti) {
+        return InstrEffects::SLOW_PATH;
+    }
+    let ops = instruction.operands();
+    let fx = InstrEffects::registers(
+        instruction.flow(0),
+        u32::from(ops.reads),
+        u32::from(ops.stored),
+        u32::from(ops.writes),
+    );
+    let memory = |a: Address, store: bool| match a {
+        Address::PcRelative(offset) => {
+            fx.with_memory(InstrEffects::PC_RELATIVE, offset as u16 as u32, 1, store)
+        }
+        Address::Base(base, offset) => fx.with_memory(base, offset as u16 as u32, 1, store),
+        Address::Indirect(_) => InstrEffects::SLOW_PATH,
+    };
+    match (ops.load, ops.store) {
+        (Some(a), None) => memory(a, false),
+        (None, Some(a)) => memory(a, true),
+        (None, None) => fx,
+        (Some(_), Some(_)) => InstrEffects::SLOW_PATH,
     }
 }

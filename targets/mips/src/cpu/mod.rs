@@ -21,6 +21,7 @@
 mod access;
 mod exec;
 mod fpu;
+mod gated;
 mod jit;
 mod ops;
 mod runs;

@@ -12,12 +12,15 @@
 //!   what the loader put above the stack (argv) are initialised; the heap is not until stored.
 //! - `syscall` reads `$v0` and the arguments of its service and writes its results.
 
-use asmdbg_core::checks::{Conventions, Effects, MemAccess};
-use asmdbg_core::Flow;
+use asmdbg_core::checks::fast::TableGate;
+use asmdbg_core::checks::{Conventions, Effects, FastPath, InstrEffects, MemAccess};
+use asmdbg_core::host::Replayable;
+use asmdbg_core::{Flow, RunOutcome};
 
 use super::MipsMachine;
-use crate::decode::GPR_NAMES;
-use crate::memory::{HEAP_BASE, MMIO_BASE, STACK_BASE};
+use crate::cpu::Cpu;
+use crate::decode::{Instruction, GPR_NAMES};
+use crate::memory::{HEAP_BASE, MMIO_BASE, STACK_BASE, TEXT_BASE};
 
 const NAMES: [&str; 32] = [
     "$zero", "$at", "$v0", "$v1", "$a0", "$a1", "$a2", "$a3", "$t0", "$t1", "$t2", "$t3", "$t4",
@@ -94,6 +97,43 @@ impl MipsMachine {
         Some(effects)
     }
 
+    /// Runs on the checks' fast path (`Machine::run_gated`): user text without delay slots,
+    /// while no device, scheduled key or replay has work between instructions.
+    pub(super) fn run_gated(&mut self, budget: u64, fast: &mut FastPath) -> Option<RunOutcome> {
+        if !self.sys_keys.is_empty()
+            || self.cpu.mmio.connected
+            || self.cpu.delay_slots
+            || self.journal().is_replaying()
+        {
+            return None;
+        }
+        let (code, version) = self.cpu.user_text();
+        fast.prepare_table(version, code.len(), |slot| fast_effects(code[slot]));
+        // The table by text slot; addresses from the base register.
+        let mut gate = TableGate {
+            fast,
+            index: |_: &Cpu, pc: u64| ((pc as u32).wrapping_sub(TEXT_BASE) >> 2) as usize,
+            address: |cpu: &Cpu, _: u64, fx: &InstrEffects| {
+                let base = cpu.regs[usize::from(fx.base & 31)];
+                Some(u64::from(base.wrapping_add(fx.offset)))
+            },
+        };
+        let outcome = self.cpu.run_gated(budget, &mut gate);
+        let mut stop = outcome.stop;
+        // The gate admits no `syscall` and no device is connected; should the cpu stop for
+        // the machine all the same, it does what `step` does.
+        if stop.is_none() && self.cpu.take_syscall() {
+            stop = match self.cpu.take_device_access() {
+                Some(access) => self.device_access(access).1,
+                None => self.syscall().1,
+            };
+        }
+        Some(RunOutcome {
+            executed: outcome.executed,
+            stop: self.report(stop),
+        })
+    }
+
     /// The registers a `syscall` reads and writes, by the service in `$v0` (MARS's table),
     /// and the buffer the read services fill.
     fn syscall_effects(&self, effects: &mut Effects) {
@@ -125,5 +165,25 @@ impl MipsMachine {
             14 | 54 => Some(buffer(reg(A1), reg(A2))),
             _ => None,
         };
+    }
+}
+
+/// What an instruction of user text does, for the fast path's table: `syscall` (whose
+/// effects depend on `$v0`), calls and returns go the full way.
+fn fast_effects(instruction: Instruction) -> InstrEffects {
+    if instruction == Instruction::Syscall {
+        return InstrEffects::SLOW_PATH;
+    }
+    let ops = instruction.operands();
+    // Any address will do: only calls and returns matter here.
+    let fx = InstrEffects::registers(
+        instruction.flow(TEXT_BASE),
+        ops.reads,
+        ops.stored,
+        ops.writes,
+    );
+    match ops.mem {
+        Some(mem) => fx.with_memory(mem.base, mem.off as i32 as u32, mem.bytes, mem.store),
+        None => fx,
     }
 }

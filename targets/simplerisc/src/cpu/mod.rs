@@ -15,8 +15,8 @@
 use std::sync::Arc;
 
 use asmdbg_core::{
-    AccessKind, BreakpointSet, Console, DebugCache, Fault, FaultKind, PatchedCode, RunOutcome,
-    StopEvent, WatchFilter, WatchKind, WatchpointSet,
+    AccessKind, BreakpointSet, Console, DebugCache, Fault, FaultKind, InstructionGate, PatchedCode,
+    RunOutcome, StopEvent, WatchFilter, WatchKind, WatchpointSet,
 };
 
 use crate::decode::{Insn, Op};
@@ -120,6 +120,15 @@ impl Cpu {
 
     pub fn code(&self) -> &[Insn] {
         self.debug.breakpoints.code()
+    }
+
+    /// The code (breakpoints not marked) and the version of its breakpoint-patched copy,
+    /// which changes whenever the code or the breakpoints do.
+    pub fn code_version(&self) -> (&[Insn], u64) {
+        (
+            self.debug.breakpoints.code(),
+            self.debug.breakpoints.version(),
+        )
     }
 
     /// Data memory size in bytes.
@@ -236,6 +245,51 @@ impl Cpu {
         }
         let kept = core.kept();
         self.settle(kept);
+        self.executed += executed;
+        RunOutcome {
+            executed,
+            stop: trap.map(|t| self.stop_event(t)),
+        }
+    }
+
+    /// Executes up to `budget` instructions one at a time as `step` does, while `gate`
+    /// admits each (the debugging checks' fast path); stops as `run` stops, and with no stop
+    /// before an instruction the gate does not admit or `run` and `step` would not execute
+    /// alike (a breakpoint at the PC, a resumed watch stop), for the caller to take one
+    /// `step` at a time.
+    pub fn run_gated<G: InstructionGate<Cpu>>(&mut self, budget: u64, gate: &mut G) -> RunOutcome {
+        self.debug.sync(&self.breakpoints, &self.watchpoints);
+        let mut executed = 0u64;
+        let mut trap = None;
+        if !self.debug.watch.resuming() {
+            while executed < budget {
+                let insn = match self.debug.breakpoints.patched().get(self.pc as usize) {
+                    Some(&insn) if insn.op != Op::Breakpoint => insn,
+                    _ => break,
+                };
+                let Some(ticket) = gate.admits(self, u64::from(self.pc) * 4) else {
+                    break;
+                };
+                let (mut core, _, _) = self.split();
+                let result = core.execute(insn, false);
+                let kept = core.kept();
+                self.settle(kept);
+                match result {
+                    Ok(()) => {
+                        executed += 1;
+                        gate.ran(ticket);
+                    }
+                    Err(t) => {
+                        if matches!(t, Trap::Hlt) {
+                            executed += 1;
+                            gate.ran(ticket);
+                        }
+                        trap = Some(t);
+                        break;
+                    }
+                }
+            }
+        }
         self.executed += executed;
         RunOutcome {
             executed,

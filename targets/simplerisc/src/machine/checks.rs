@@ -6,11 +6,14 @@
 //! writing it) must be restored when it returns. Data memory has no directives: a word is
 //! initialised once stored (or `--poke`d). Code is a memory of its own: no store reaches it.
 
-use asmdbg_core::checks::{Conventions, Effects, MemAccess};
-use asmdbg_core::Flow;
+use asmdbg_core::checks::fast::TableGate;
+use asmdbg_core::checks::{Conventions, Effects, FastPath, InstrEffects, MemAccess};
+use asmdbg_core::host::Replayable;
+use asmdbg_core::{Flow, RunOutcome};
 
 use super::SrMachine;
-use crate::decode::REG_NAMES;
+use crate::cpu::Cpu;
+use crate::decode::{Insn, REG_NAMES};
 
 impl SrMachine {
     pub(super) fn conventions(&self) -> Conventions {
@@ -28,6 +31,26 @@ impl SrMachine {
             instruction_units: 4,
             separate_code: true,
         }
+    }
+
+    /// Runs on the checks' fast path (`Machine::run_gated`) unless a replay has work
+    /// between instructions.
+    pub(super) fn run_gated(&mut self, budget: u64, fast: &mut FastPath) -> Option<RunOutcome> {
+        if self.journal().is_replaying() {
+            return None;
+        }
+        let (code, version) = self.cpu.code_version();
+        fast.prepare_table(version, code.len(), |slot| fast_effects(&code[slot]));
+        // The table by code slot; addresses from the base register.
+        let mut gate = TableGate {
+            fast,
+            index: |_: &Cpu, pc: u64| (pc / 4) as usize,
+            address: |cpu: &Cpu, _: u64, fx: &InstrEffects| {
+                let base = cpu.regs[usize::from(fx.base & 15)];
+                Some(u64::from(base.wrapping_add(fx.offset)))
+            },
+        };
+        Some(self.cpu.run_gated(budget, &mut gate))
     }
 
     pub(super) fn effects(&self) -> Option<Effects> {
@@ -55,5 +78,16 @@ impl SrMachine {
             }
         }
         Some(effects)
+    }
+}
+
+/// What an instruction does, for the fast path's table: `call` and `ret` go the full way.
+fn fast_effects(insn: &Insn) -> InstrEffects {
+    let (reads, stored, writes, mem) = insn.operands();
+    // Any address will do: only calls and returns matter here.
+    let fx = InstrEffects::registers(insn.flow(0), reads, stored, writes);
+    match mem {
+        Some(store) => fx.with_memory(insn.rs1 & 15, insn.imm, 4, store),
+        None => fx,
     }
 }

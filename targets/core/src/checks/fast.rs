@@ -1,0 +1,387 @@
+//! The checks' fast path: most instructions of a running program give the checks nothing to
+//! look at (every register they read was set long ago, the memory they load was declared or
+//! stored, they neither call nor return nor move the stack pointer). For those the checks
+//! only have to follow the shadow state (registers written, memory stored, the current
+//! function's saves), and that is what [`FastPath`] does, inside each ISA's interpreter loop,
+//! from a table of what each instruction reads and writes ([`InstrEffects`], made once from
+//! the ISA's decoder). Any other instruction ends the fast run and goes through the full
+//! checks ([`super::Checker`]), one instruction at a time as before.
+//!
+//! The cpu knows nothing of this: it runs one instruction at a time as long as an
+//! [`InstructionGate`] admits the next, and tells the gate each one that ran. Each ISA's
+//! gate (its machine's `checks.rs`) finds the instruction's entry in the table, computes its
+//! memory address from the registers, and asks [`FastPath::admits`] and [`FastPath::ran`].
+
+use super::shadow::UnitBits;
+use super::{CheckKind, CheckSet, Conventions};
+use crate::flow::Flow;
+
+/// Decides before each instruction an interpreter is about to execute whether it may execute
+/// it there, and hears after each one that it did (counted as executed). `pc` is the
+/// instruction's address in the ISA's native units.
+/// What `admits` learnt of an admitted instruction comes back to `ran` as a [`Ticket`]
+/// (kept in registers through the instruction, not in the gate's memory).
+///
+/// [`Ticket`]: InstructionGate::Ticket
+pub trait InstructionGate<Cpu: ?Sized> {
+    type Ticket: Copy;
+    fn admits(&mut self, cpu: &Cpu, pc: u64) -> Option<Self::Ticket>;
+    fn ran(&mut self, ticket: Self::Ticket);
+}
+
+/// What one instruction does, as far as the checks follow it on the fast path: the
+/// registers it reads, stores and writes (masks as in [`super::Effects`]) and its memory
+/// operand. Made by the ISA from its decoder's answer, once per instruction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InstrEffects {
+    pub reads: u32,
+    pub stored: u32,
+    pub writes: u32,
+    /// The memory operand's address: register `base`'s value plus `offset` (wrapping at the
+    /// ISA's width), or relative to the PC when `base` is [`InstrEffects::PC_RELATIVE`]
+    /// (the ISA says how).
+    pub offset: u32,
+    pub base: u8,
+    /// Units the operand covers; 0: no memory operand.
+    pub units: u8,
+    flags: u8,
+}
+
+impl InstrEffects {
+    /// The memory operand's address is relative to the PC.
+    pub const PC_RELATIVE: u8 = 0xfe;
+    const SLOW: u8 = 1;
+    const STORE: u8 = 2;
+
+    /// An instruction the fast path never runs: calls and returns (frames to push and pop),
+    /// system calls, anything whose effects depend on more than its operands.
+    pub const SLOW_PATH: InstrEffects = InstrEffects {
+        reads: 0,
+        stored: 0,
+        writes: 0,
+        offset: 0,
+        base: 0,
+        units: 0,
+        flags: Self::SLOW,
+    };
+
+    /// An instruction with the given register effects and no memory operand, or
+    /// [`InstrEffects::SLOW_PATH`] if `flow` calls or returns.
+    pub fn registers(flow: Flow, reads: u32, stored: u32, writes: u32) -> InstrEffects {
+        match flow {
+            Flow::Call { .. } | Flow::Return => InstrEffects::SLOW_PATH,
+            _ => InstrEffects {
+                reads,
+                stored,
+                writes,
+                ..InstrEffects::default()
+            },
+        }
+    }
+
+    /// The same instruction with a memory operand: `units` units at `base` + `offset`.
+    pub fn with_memory(mut self, base: u8, offset: u32, units: u8, store: bool) -> InstrEffects {
+        if self.flags & Self::SLOW == 0 {
+            self.base = base;
+            self.offset = offset;
+            self.units = units;
+            if store {
+                self.flags |= Self::STORE;
+            }
+        }
+        self
+    }
+
+    pub fn is_slow(&self) -> bool {
+        self.flags & Self::SLOW != 0
+    }
+
+    pub fn is_store(&self) -> bool {
+        self.flags & Self::STORE != 0
+    }
+}
+
+/// The gate every ISA uses: the instruction's entry in the table at `index(cpu, pc)`, its
+/// memory operand's address from `address(cpu, pc, effects)` (`None`: the access goes the
+/// full way, as an LC-3 device register's does).
+pub struct TableGate<'a, Index, Address> {
+    pub fast: &'a mut FastPath,
+    pub index: Index,
+    pub address: Address,
+}
+
+impl<Cpu, Index, Address> InstructionGate<Cpu> for TableGate<'_, Index, Address>
+where
+    Index: Fn(&Cpu, u64) -> usize,
+    Address: Fn(&Cpu, u64, &InstrEffects) -> Option<u64>,
+{
+    type Ticket = (InstrEffects, u64);
+
+    #[inline(always)]
+    fn admits(&mut self, cpu: &Cpu, pc: u64) -> Option<(InstrEffects, u64)> {
+        let effects = self.fast.entry((self.index)(cpu, pc));
+        let addr = if effects.units != 0 {
+            (self.address)(cpu, pc, &effects)?
+        } else {
+            0
+        };
+        self.fast
+            .admits(&effects, pc, addr)
+            .then_some((effects, addr))
+    }
+
+    #[inline(always)]
+    fn ran(&mut self, (effects, addr): (InstrEffects, u64)) {
+        self.fast.ran(&effects, addr);
+    }
+}
+
+/// The part of the current call's frame the fast path keeps up to date.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct FastFrame {
+    pub written: u32,
+    pub saved: u32,
+    pub link_kept: bool,
+    pub stack_used: bool,
+    pub stack_rebased: bool,
+}
+
+/// The checks' shadow state that every instruction touches, and the rules of the fast path.
+#[derive(Debug, Clone)]
+pub struct FastPath {
+    /// Registers something wrote (or the machine set at start).
+    pub(super) regs_set: u32,
+    /// Memory units something stored to or a directive declared.
+    pub(super) written: UnitBits,
+    /// Units holding the program's instructions.
+    pub(super) code: UnitBits,
+    /// Units the assembler emitted as data.
+    pub(super) data: UnitBits,
+    /// The current call's frame, while a fast run goes on (copied in and out).
+    pub(super) frame: FastFrame,
+    /// Registers whose reads or writes the full checks must see (callee-saved registers a
+    /// callee returned changed, whose next use is reported).
+    pub(super) pending: u32,
+    /// `!0` when reads of registers nothing set are checked, else 0.
+    unset_checked: u32,
+    /// Writes the full checks must see: the stack pointer (its frame rules, the `stack`
+    /// check) and `pending`.
+    slow_writes: u32,
+    return_address_bit: u32,
+    stack_bit: u32,
+    check_loads: bool,
+    check_code_stores: bool,
+    check_execution: bool,
+    table: Vec<InstrEffects>,
+    table_key: Option<u64>,
+}
+
+impl FastPath {
+    pub(super) fn new(conv: &Conventions, regs_set: u32) -> FastPath {
+        FastPath {
+            regs_set,
+            written: UnitBits::default(),
+            code: UnitBits::default(),
+            data: UnitBits::default(),
+            frame: FastFrame::default(),
+            pending: 0,
+            unset_checked: 0,
+            slow_writes: 0,
+            return_address_bit: 1 << conv.return_address,
+            stack_bit: 1 << conv.stack,
+            check_loads: false,
+            check_code_stores: false,
+            check_execution: false,
+            table: Vec::new(),
+            table_key: None,
+        }
+    }
+
+    /// Which checks the fast path must leave to the full ones: `memory_known` as
+    /// [`super::Checker`]'s.
+    pub(super) fn configure(&mut self, set: CheckSet, memory_known: bool, separate_code: bool) {
+        let uninitialised = set.contains(CheckKind::Uninitialised);
+        let code_as_data = set.contains(CheckKind::CodeAsData) && memory_known && !separate_code;
+        self.unset_checked = if uninitialised { !0 } else { 0 };
+        self.check_loads = uninitialised && memory_known;
+        self.check_code_stores = code_as_data;
+        self.check_execution = code_as_data && !self.data.is_empty();
+    }
+
+    /// Before a fast run: the current frame (if any) and the pending registers.
+    pub(super) fn enter(&mut self, frame: FastFrame, pending: u32) {
+        self.frame = frame;
+        self.pending = pending;
+        self.slow_writes = pending | self.stack_bit;
+    }
+
+    /// The table of [`InstrEffects`] for the code identified by `key` (the ISA's choice: a
+    /// version of its code, a mode), made with `effects_of` for each of `len` entries when
+    /// the key is not the one it was made for.
+    pub fn prepare_table(
+        &mut self,
+        key: u64,
+        len: usize,
+        effects_of: impl FnMut(usize) -> InstrEffects,
+    ) {
+        if self.table_key == Some(key) && self.table.len() == len {
+            return;
+        }
+        self.table.clear();
+        self.table.extend((0..len).map(effects_of));
+        self.table_key = Some(key);
+    }
+
+    /// Entry `index` of the table ([`InstrEffects::SLOW_PATH`] past its end).
+    #[inline(always)]
+    pub fn entry(&self, index: usize) -> InstrEffects {
+        self.table
+            .get(index)
+            .copied()
+            .unwrap_or(InstrEffects::SLOW_PATH)
+    }
+
+    /// Whether the instruction at `pc` with effects `fx` and memory operand at `addr` has
+    /// nothing for the full checks to see before it runs, nor would have after.
+    #[inline(always)]
+    pub fn admits(&mut self, fx: &InstrEffects, pc: u64, addr: u64) -> bool {
+        if fx.flags & InstrEffects::SLOW != 0
+            || fx.reads & (self.pending | (!self.regs_set & self.unset_checked)) != 0
+            || fx.writes & self.slow_writes != 0
+        {
+            return false;
+        }
+        if self.check_execution && self.data.get(pc) && !self.code.get(pc) {
+            return false;
+        }
+        if fx.units != 0 {
+            let units = u64::from(fx.units);
+            if fx.flags & InstrEffects::STORE != 0 {
+                if self.check_code_stores && self.code.any(addr, units) {
+                    return false;
+                }
+            } else if self.check_loads && !self.written.all(addr, units) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The instruction [`FastPath::admits`] let through ran: the shadow state follows it (as
+    /// `Checker::after` does for an instruction that neither calls nor returns).
+    #[inline(always)]
+    pub fn ran(&mut self, fx: &InstrEffects, addr: u64) {
+        self.regs_set |= fx.writes;
+        let frame = &mut self.frame;
+        if (fx.reads | fx.stored) & self.return_address_bit != 0 {
+            frame.link_kept = true;
+        }
+        if fx.units != 0 {
+            if fx.reads & self.stack_bit != 0 && !frame.stack_rebased {
+                frame.stack_used = true;
+            }
+            if fx.flags & InstrEffects::STORE != 0 {
+                frame.saved |= fx.stored & !frame.written;
+                self.written.set_range(addr, addr + u64::from(fx.units));
+            }
+        }
+        frame.written |= fx.writes;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conventions() -> Conventions {
+        Conventions {
+            names: &["r0", "r1", "r2", "sp", "ra"],
+            callee_saved: 0,
+            saves_are_promises: true,
+            stack_reserved: true,
+            set_at_start: 1 << 3,
+            stack: 3,
+            return_address: 4,
+            stack_alignment: 4,
+            stack_segment: None,
+            initialised: Vec::new(),
+            instruction_units: 4,
+            separate_code: false,
+        }
+    }
+
+    #[test]
+    fn unset_reads_pending_registers_and_stack_writes_go_the_full_way() {
+        let mut fast = FastPath::new(&conventions(), 1 << 3);
+        fast.configure(CheckSet::all(), true, false);
+        fast.enter(FastFrame::default(), 1 << 2);
+        let add = |reads, writes| InstrEffects::registers(Flow::Next, reads, 0, writes);
+        // r1 = r0 + sp: r0 was never set.
+        assert!(!fast.admits(&add(1 | 1 << 3, 1 << 1), 0, 0));
+        fast.regs_set |= 1;
+        assert!(fast.admits(&add(1 | 1 << 3, 1 << 1), 0, 0));
+        // r2 is pending (a callee changed it): its use, and its overwriting, are the full
+        // checks' to see.
+        fast.regs_set |= 1 << 2;
+        assert!(!fast.admits(&add(1 << 2, 1 << 1), 0, 0));
+        assert!(!fast.admits(&add(1, 1 << 2), 0, 0));
+        // The stack pointer's writes always.
+        assert!(!fast.admits(&add(1 << 3, 1 << 3), 0, 0));
+        // Calls and returns never run here.
+        let call = InstrEffects::registers(Flow::Call { target: None }, 0, 0, 1 << 4);
+        assert!(call.is_slow() && !fast.admits(&call, 0, 0));
+        assert!(InstrEffects::registers(Flow::Return, 1 << 4, 0, 0).is_slow());
+        // With the uninitialised check off, unset registers are nobody's business.
+        let mut quiet = FastPath::new(&conventions(), 1 << 3);
+        quiet.configure(CheckSet::parse("stack").unwrap(), true, false);
+        quiet.enter(FastFrame::default(), 0);
+        assert!(quiet.admits(&add(1 << 1, 1), 0, 0));
+    }
+
+    #[test]
+    fn loads_stores_and_the_frame() {
+        let mut fast = FastPath::new(&conventions(), 0xff);
+        fast.written.set_range(0x100, 0x108);
+        fast.code.set_range(0x0, 0x40);
+        fast.configure(CheckSet::all(), true, false);
+        fast.enter(FastFrame::default(), 0);
+        let load =
+            InstrEffects::registers(Flow::Next, 1 << 3, 0, 1 << 1).with_memory(3, 0, 4, false);
+        assert!(fast.admits(&load, 0x10, 0x104));
+        // Half of it never stored.
+        assert!(!fast.admits(&load, 0x10, 0x106));
+        // A store of r1 (never written in this frame: a save), through sp.
+        let store =
+            InstrEffects::registers(Flow::Next, 1 << 3, 1 << 1, 0).with_memory(3, 0, 4, true);
+        assert!(fast.admits(&store, 0x14, 0x200));
+        fast.ran(&store, 0x200);
+        assert!(fast.written.all(0x200, 4));
+        assert_eq!(fast.frame.saved, 1 << 1);
+        assert!(fast.frame.stack_used && !fast.frame.link_kept);
+        // Into the code: the full checks report it.
+        assert!(!fast.admits(&store, 0x18, 0x20));
+        // A copy of the return address keeps it.
+        fast.ran(&InstrEffects::registers(Flow::Next, 1 << 4, 0, 1), 0);
+        assert!(fast.frame.link_kept && fast.frame.written & 1 != 0);
+        // Executing data.
+        fast.data.set_range(0x80, 0x84);
+        fast.configure(CheckSet::all(), true, false);
+        let nop = InstrEffects::registers(Flow::Next, 0, 0, 0);
+        assert!(fast.admits(&nop, 0x7c, 0) && !fast.admits(&nop, 0x80, 0));
+    }
+
+    #[test]
+    fn the_table_is_made_again_only_for_a_new_key() {
+        let mut fast = FastPath::new(&conventions(), 0);
+        let mut made = 0;
+        for key in [1, 1, 2, 2, 1] {
+            fast.prepare_table(key, 3, |i| {
+                made += 1;
+                InstrEffects::registers(Flow::Next, 1 << i, 0, 0)
+            });
+        }
+        assert_eq!(made, 9);
+        assert_eq!(fast.entry(2).reads, 1 << 2);
+        assert!(fast.entry(3).is_slow());
+    }
+}
