@@ -23,10 +23,24 @@ use crate::flow::Flow;
 /// (kept in registers through the instruction, not in the gate's memory).
 ///
 /// [`Ticket`]: InstructionGate::Ticket
+///
+/// A cpu whose interpreter runs straight-line runs of instructions (only the last may
+/// transfer control) may also ask for a whole run at once (`admits_run`, then `ran_run`).
 pub trait InstructionGate<Cpu: ?Sized> {
     type Ticket: Copy;
     fn admits(&mut self, cpu: &Cpu, pc: u64) -> Option<Self::Ticket>;
     fn ran(&mut self, ticket: Self::Ticket);
+
+    /// Whether the run of `len` instructions at `pc` may execute whole, as many rounds as it
+    /// branches back to its start (no instruction of it reads or writes memory the run would
+    /// not report). The default: never.
+    fn admits_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64) -> bool {
+        false
+    }
+
+    /// The run admitted at `pc` executed `rounds` whole rounds, then the first `partial`
+    /// instructions of one more.
+    fn ran_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
 }
 
 /// What one instruction does, as far as the checks follow it on the fast path: the
@@ -52,6 +66,7 @@ impl InstrEffects {
     pub const PC_RELATIVE: u8 = 0xfe;
     const SLOW: u8 = 1;
     const STORE: u8 = 2;
+    const UNSEEN_IN_RUNS: u8 = 4;
 
     /// An instruction the fast path never runs: calls and returns (frames to push and pop),
     /// system calls, anything whose effects depend on more than its operands.
@@ -89,6 +104,13 @@ impl InstrEffects {
                 self.flags |= Self::STORE;
             }
         }
+        self
+    }
+
+    /// The same instruction, whose memory access a run executing it would not report (it
+    /// runs one instruction at a time on the fast path, never inside a whole run).
+    pub fn unseen_in_runs(mut self) -> InstrEffects {
+        self.flags |= Self::UNSEEN_IN_RUNS;
         self
     }
 
@@ -134,6 +156,41 @@ where
     fn ran(&mut self, (effects, addr): (InstrEffects, u64)) {
         self.fast.ran(&effects, addr);
     }
+
+    /// The run's entries are the `len` after `index(cpu, pc)` (a table by code slot).
+    #[inline(always)]
+    fn admits_run(&mut self, cpu: &Cpu, pc: u64, len: u64) -> bool {
+        self.fast.admits_run((self.index)(cpu, pc), len as usize)
+    }
+
+    fn ran_run(&mut self, cpu: &Cpu, pc: u64, len: u64, rounds: u64, partial: u64) {
+        let start = (self.index)(cpu, pc);
+        if rounds > 0 {
+            let whole = self.fast.run_summary(start, len as usize);
+            self.fast.ran_summary(&whole);
+        }
+        if partial > 0 {
+            let part = self.fast.summarise(start, partial as usize);
+            self.fast.ran_summary(&part);
+        }
+    }
+}
+
+/// What a straight-line run of instructions does as a whole, for the fast path: the
+/// registers it reads before writing them, those it writes, those it stores before writing
+/// them (saves), whether it touches the return address or addresses memory through the stack
+/// pointer, and whether any of its instructions must go the full way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct RunSummary {
+    /// Instructions summarised; 0: not yet.
+    len: u32,
+    exposed: u32,
+    writes: u32,
+    saves: u32,
+    link: bool,
+    stack_memory: bool,
+    blocked: bool,
+    executes_data: bool,
 }
 
 /// The part of the current call's frame the fast path keeps up to date.
@@ -174,6 +231,13 @@ pub struct FastPath {
     check_execution: bool,
     table: Vec<InstrEffects>,
     table_key: Option<u64>,
+    /// The summary of the run that starts at each table entry, made when first asked.
+    runs: Vec<RunSummary>,
+    /// Native units from one table entry's instruction to the next (runs' PCs, for
+    /// `executes_data`); 0: the table is not by code slot.
+    pc_step: u64,
+    /// The PC of table entry 0.
+    pc_base: u64,
 }
 
 impl FastPath {
@@ -194,6 +258,9 @@ impl FastPath {
             check_execution: false,
             table: Vec::new(),
             table_key: None,
+            runs: Vec::new(),
+            pc_step: 0,
+            pc_base: 0,
         }
     }
 
@@ -230,6 +297,31 @@ impl FastPath {
         self.table.clear();
         self.table.extend((0..len).map(effects_of));
         self.table_key = Some(key);
+        if self.runs.len() != len {
+            // A table by instruction word (or made afresh): no runs.
+            self.runs.clear();
+            self.pc_step = 0;
+        }
+    }
+
+    /// A table by code slot (one entry per instruction, entry 0's instruction at `pc_base`,
+    /// `pc_step` units apart), as [`FastPath::prepare_table`] makes it; such a table also
+    /// serves whole runs ([`FastPath::admits_run`]).
+    pub fn prepare_slot_table(
+        &mut self,
+        key: u64,
+        len: usize,
+        pc_base: u64,
+        pc_step: u64,
+        effects_of: impl FnMut(usize) -> InstrEffects,
+    ) {
+        if self.table_key != Some(key) || self.table.len() != len || self.pc_step != pc_step {
+            self.runs.clear();
+            self.runs.resize(len, RunSummary::default());
+        }
+        self.pc_base = pc_base;
+        self.pc_step = pc_step;
+        self.prepare_table(key, len, effects_of);
     }
 
     /// Entry `index` of the table ([`InstrEffects::SLOW_PATH`] past its end).
@@ -265,6 +357,76 @@ impl FastPath {
             }
         }
         true
+    }
+
+    /// Whether the run of `len` table entries from `start` has nothing for the full checks
+    /// to see, given the registers' state now (as [`FastPath::admits`] asks of each of its
+    /// instructions). Only for a table by code slot; a run with an instruction marked
+    /// [`InstrEffects::unseen_in_runs`] never.
+    #[inline(always)]
+    pub fn admits_run(&mut self, start: usize, len: usize) -> bool {
+        if self.pc_step == 0 {
+            return false;
+        }
+        let run = self.run_summary(start, len);
+        let executes_data = self.check_execution && run.executes_data;
+        !run.blocked
+            && !executes_data
+            && run.exposed & (self.pending | (!self.regs_set & self.unset_checked)) == 0
+            && run.writes & self.slow_writes == 0
+    }
+
+    /// The summary of the run of `len` entries from `start`, kept for the next time.
+    #[inline(always)]
+    fn run_summary(&mut self, start: usize, len: usize) -> RunSummary {
+        match self.runs.get(start) {
+            Some(run) if run.len as usize == len => *run,
+            Some(_) => {
+                let run = self.summarise(start, len);
+                self.runs[start] = run;
+                run
+            }
+            None => RunSummary {
+                blocked: true,
+                ..RunSummary::default()
+            },
+        }
+    }
+
+    /// The summary of the `len` entries from `start`.
+    fn summarise(&mut self, start: usize, len: usize) -> RunSummary {
+        let mut run = RunSummary {
+            len: len as u32,
+            ..RunSummary::default()
+        };
+        for index in start..start + len {
+            let fx = self.entry(index);
+            run.blocked |= fx.flags & (InstrEffects::SLOW | InstrEffects::UNSEEN_IN_RUNS) != 0;
+            run.exposed |= fx.reads & !run.writes;
+            if fx.units != 0 && fx.flags & InstrEffects::STORE != 0 {
+                run.saves |= fx.stored & !run.writes;
+            }
+            run.link |= (fx.reads | fx.stored) & self.return_address_bit != 0;
+            run.stack_memory |= fx.units != 0 && fx.reads & self.stack_bit != 0;
+            run.writes |= fx.writes;
+            let pc = self.pc_base + index as u64 * self.pc_step;
+            run.executes_data |= self.data.get(pc) && !self.code.get(pc);
+        }
+        run
+    }
+
+    /// An admitted run's effects on the registers and the frame, as [`FastPath::ran`]
+    /// applies each of its instructions' in turn (any memory it touched went through the
+    /// ISA's own reports).
+    fn ran_summary(&mut self, run: &RunSummary) {
+        let frame = &mut self.frame;
+        frame.saved |= run.saves & !frame.written;
+        self.regs_set |= run.writes;
+        frame.link_kept |= run.link;
+        if run.stack_memory && !frame.stack_rebased {
+            frame.stack_used = true;
+        }
+        frame.written |= run.writes;
     }
 
     /// The instruction [`FastPath::admits`] let through ran: the shadow state follows it (as
@@ -368,6 +530,53 @@ mod tests {
         fast.configure(CheckSet::all(), true, false);
         let nop = InstrEffects::registers(Flow::Next, 0, 0, 0);
         assert!(fast.admits(&nop, 0x7c, 0) && !fast.admits(&nop, 0x80, 0));
+    }
+
+    #[test]
+    fn a_whole_run_does_what_its_instructions_do_one_by_one() {
+        let conv = conventions();
+        let add = |reads, writes| InstrEffects::registers(Flow::Next, reads, 0, writes);
+        // r1 = r0; r2 = r1 + ra (a copy of the return address); r0 = r2; branch on r0.
+        let run = [
+            add(1, 1 << 1),
+            add(1 << 1 | 1 << 4, 1 << 2),
+            add(1 << 2, 1),
+            InstrEffects::registers(Flow::Branch { target: 0 }, 1, 0, 0),
+        ];
+        let table = |fast: &mut FastPath| {
+            fast.prepare_slot_table(7, run.len(), 0x100, 4, |i| run[i]);
+        };
+        let mut whole = FastPath::new(&conv, 1 | 1 << 3 | 1 << 4);
+        whole.configure(CheckSet::all(), true, false);
+        whole.enter(FastFrame::default(), 0);
+        table(&mut whole);
+        let mut one_by_one = whole.clone();
+        // Only r0 and ra are read before the run writes them: both set, so it is admitted.
+        assert!(whole.admits_run(0, 4));
+        let summary = whole.run_summary(0, 4);
+        assert_eq!(summary.exposed, 1 | 1 << 4);
+        whole.ran_summary(&summary);
+        for fx in &run {
+            assert!(one_by_one.admits(fx, 0x100, 0));
+            one_by_one.ran(fx, 0);
+        }
+        assert_eq!(whole.regs_set, one_by_one.regs_set);
+        assert_eq!(whole.frame.written, one_by_one.frame.written);
+        assert_eq!(whole.frame.link_kept, one_by_one.frame.link_kept);
+        assert!(whole.frame.link_kept);
+        // From its second instruction on, r1 is read before the run writes it: unset, not
+        // admitted.
+        let mut fresh = FastPath::new(&conv, 1 | 1 << 3 | 1 << 4);
+        fresh.configure(CheckSet::all(), true, false);
+        fresh.enter(FastFrame::default(), 0);
+        table(&mut fresh);
+        assert!(!fresh.admits_run(1, 3) && fresh.admits_run(0, 4));
+        // A run with an instruction whose memory a run does not report: never whole.
+        let load = add(1 << 3, 1).with_memory(3, 0, 4, false).unseen_in_runs();
+        fresh.prepare_slot_table(8, 2, 0x100, 4, |i| [run[0], load][i]);
+        assert!(!fresh.admits_run(0, 2));
+        // Past the table's end: no.
+        assert!(!fresh.admits_run(1, 5));
     }
 
     #[test]

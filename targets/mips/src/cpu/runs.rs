@@ -62,6 +62,12 @@ pub(super) struct Runs {
 }
 
 impl Runs {
+    /// The ops of the run that starts at `slot`, and the slot of its last instruction.
+    pub(super) fn run_at(&self, slot: usize) -> (&[Op], usize) {
+        let last = self.last[slot] as usize;
+        (&self.ops[slot..=last], last)
+    }
+
     /// Compiles no run while `off` (`Machine::set_compiled_code`).
     pub(super) fn set_compiled_off(&mut self, off: bool) {
         self.jit.set_off(off);
@@ -69,7 +75,7 @@ impl Runs {
 
     /// Derives the ops and the runs' ends again if `code` is not the `version` they were
     /// derived from: O(code), once per change of the breakpoints or the code.
-    fn sync(&mut self, code: &[Instruction], version: u64) {
+    pub(super) fn sync(&mut self, code: &[Instruction], version: u64) {
         if self.version == Some(version) && self.ops.len() == code.len() {
             return;
         }

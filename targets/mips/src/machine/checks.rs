@@ -108,7 +108,9 @@ impl MipsMachine {
             return None;
         }
         let (code, version) = self.cpu.user_text();
-        fast.prepare_table(version, code.len(), |slot| fast_effects(code[slot]));
+        fast.prepare_slot_table(version, code.len(), u64::from(TEXT_BASE), 4, |slot| {
+            fast_effects(code[slot])
+        });
         // The table by text slot; addresses from the base register.
         let mut gate = TableGate {
             fast,
@@ -183,7 +185,10 @@ fn fast_effects(instruction: Instruction) -> InstrEffects {
         ops.writes,
     );
     match ops.mem {
-        Some(mem) => fx.with_memory(mem.base, mem.off as i32 as u32, mem.bytes, mem.store),
+        // The cpu's whole runs do not report their loads and stores.
+        Some(mem) => fx
+            .with_memory(mem.base, mem.off as i32 as u32, mem.bytes, mem.store)
+            .unseen_in_runs(),
         None => fx,
     }
 }

@@ -40,7 +40,7 @@ impl SrMachine {
             return None;
         }
         let (code, version) = self.cpu.code_version();
-        fast.prepare_table(version, code.len(), |slot| fast_effects(&code[slot]));
+        fast.prepare_slot_table(version, code.len(), 0, 4, |slot| fast_effects(&code[slot]));
         // The table by code slot; addresses from the base register.
         let mut gate = TableGate {
             fast,
@@ -87,7 +87,10 @@ fn fast_effects(insn: &Insn) -> InstrEffects {
     // Any address will do: only calls and returns matter here.
     let fx = InstrEffects::registers(insn.flow(0), reads, stored, writes);
     match mem {
-        Some(store) => fx.with_memory(insn.rs1 & 15, insn.imm, 4, store),
+        // The cpu's whole runs do not report their loads and stores.
+        Some(store) => fx
+            .with_memory(insn.rs1 & 15, insn.imm, 4, store)
+            .unseen_in_runs(),
         None => fx,
     }
 }
