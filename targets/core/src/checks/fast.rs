@@ -9,8 +9,12 @@
 //!
 //! The cpu knows nothing of this: it runs one instruction at a time as long as an
 //! [`InstructionGate`] admits the next, and tells the gate each one that ran. Each ISA's
-//! gate (its machine's `checks.rs`) finds the instruction's entry in the table, computes its
-//! memory address from the registers, and asks [`FastPath::admits`] and [`FastPath::ran`].
+//! gate ([`TableGate`], set up in its machine's `checks.rs`) finds the instruction's entry in
+//! the table, computes its memory address from the registers, and asks [`FastPath::admits`]
+//! and [`FastPath::ran`]. A cpu whose interpreter runs straight-line runs (MIPS, SimpleRISC)
+//! also offers the gate a whole run: one without loads and stores whose summary
+//! ([`FastPath::admits_run`]) has nothing for the checks runs as the ordinary loop runs it,
+//! as many rounds as it loops.
 
 use super::shadow::UnitBits;
 use super::{CheckKind, CheckSet, Conventions};
