@@ -24,9 +24,12 @@ import time
 ASMDBG = sys.argv[1] if len(sys.argv) > 1 else "target/release/asmdbg"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# $t2 is set before the loop reads it: the debugger's checks are on by default, and an
+# uninitialised read would be a stop (a console packet) in the middle of the round trips.
 SPIN_MIPS = """\
         .text
 main:   li $t0, 0
+        li $t2, 0
 spin:   addiu $t0, $t0, 1
         xor $t1, $t0, $t2
         addu $t2, $t2, $t1
