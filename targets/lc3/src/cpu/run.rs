@@ -72,8 +72,8 @@ impl Cpu {
         stop
     }
 
-    /// Executes up to `budget` instructions one at a time as `step` does, while `gate`
-    /// admits each (the debugging checks' fast path); stops as `run` stops, and with no stop
+    /// Executes up to `budget` instructions one at a time as `run` executes an instruction
+    /// the ordinary way, while `gate` admits each (the debugging checks' fast path); stops as `run` stops, and with no stop
     /// before an instruction the gate does not admit or `run` and `step` would not execute
     /// alike (a breakpoint at the PC, an interrupt due, a resumed watch stop, the machine
     /// halted), for the caller to take one `step` at a time.
@@ -92,8 +92,10 @@ impl Cpu {
             let Some(ticket) = gate.admits(self, u64::from(self.pc)) else {
                 break;
             };
-            // As `step` executes it (no interrupt is due and no watch stop resumes).
-            self.empty_polls = 0;
+            // As `run` executes an instruction the ordinary way (no interrupt is due and no
+            // watch stop resumes). Unlike `step`, the count of empty keyboard polls goes on:
+            // a wait loop's poll goes the full way as `run(1)`, its branch back comes here,
+            // and the wait must still be seen as one.
             let at = self.pc;
             self.poll_at = Some(self.executed);
             let result = self.execute::<true>();
