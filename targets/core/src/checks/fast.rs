@@ -70,7 +70,6 @@ impl InstrEffects {
     pub const PC_RELATIVE: u8 = 0xfe;
     const SLOW: u8 = 1;
     const STORE: u8 = 2;
-    const UNSEEN_IN_RUNS: u8 = 4;
 
     /// An instruction the fast path never runs: calls and returns (frames to push and pop),
     /// system calls, anything whose effects depend on more than its operands.
@@ -108,13 +107,6 @@ impl InstrEffects {
                 self.flags |= Self::STORE;
             }
         }
-        self
-    }
-
-    /// The same instruction, whose memory access a run executing it would not report (it
-    /// runs one instruction at a time on the fast path, never inside a whole run).
-    pub fn unseen_in_runs(mut self) -> InstrEffects {
-        self.flags |= Self::UNSEEN_IN_RUNS;
         self
     }
 
@@ -181,18 +173,16 @@ where
 }
 
 /// What a straight-line run of instructions does as a whole, for the fast path: the
-/// registers it reads before writing them, those it writes, those it stores before writing
-/// them (saves), whether it touches the return address or addresses memory through the stack
-/// pointer, and whether any of its instructions must go the full way.
+/// registers it reads before writing them, those it writes, whether it touches the return
+/// address, and whether it cannot run whole (an instruction that must go the full way, or a
+/// load or store: the cpus' whole runs do not report their accesses).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct RunSummary {
     /// Instructions summarised; 0: not yet.
     len: u32,
     exposed: u32,
     writes: u32,
-    saves: u32,
     link: bool,
-    stack_memory: bool,
     blocked: bool,
     executes_data: bool,
 }
@@ -365,8 +355,7 @@ impl FastPath {
 
     /// Whether the run of `len` table entries from `start` has nothing for the full checks
     /// to see, given the registers' state now (as [`FastPath::admits`] asks of each of its
-    /// instructions). Only for a table by code slot; a run with an instruction marked
-    /// [`InstrEffects::unseen_in_runs`] never.
+    /// instructions). Only for a table by code slot; a run with a load or store never.
     #[inline(always)]
     pub fn admits_run(&mut self, start: usize, len: usize) -> bool {
         if self.pc_step == 0 {
@@ -405,13 +394,9 @@ impl FastPath {
         };
         for index in start..start + len {
             let fx = self.entry(index);
-            run.blocked |= fx.flags & (InstrEffects::SLOW | InstrEffects::UNSEEN_IN_RUNS) != 0;
+            run.blocked |= fx.flags & InstrEffects::SLOW != 0 || fx.units != 0;
             run.exposed |= fx.reads & !run.writes;
-            if fx.units != 0 && fx.flags & InstrEffects::STORE != 0 {
-                run.saves |= fx.stored & !run.writes;
-            }
             run.link |= (fx.reads | fx.stored) & self.return_address_bit != 0;
-            run.stack_memory |= fx.units != 0 && fx.reads & self.stack_bit != 0;
             run.writes |= fx.writes;
             let pc = self.pc_base + index as u64 * self.pc_step;
             run.executes_data |= self.data.get(pc) && !self.code.get(pc);
@@ -420,17 +405,11 @@ impl FastPath {
     }
 
     /// An admitted run's effects on the registers and the frame, as [`FastPath::ran`]
-    /// applies each of its instructions' in turn (any memory it touched went through the
-    /// ISA's own reports).
+    /// applies each of its instructions' in turn (it has no loads or stores).
     fn ran_summary(&mut self, run: &RunSummary) {
-        let frame = &mut self.frame;
-        frame.saved |= run.saves & !frame.written;
         self.regs_set |= run.writes;
-        frame.link_kept |= run.link;
-        if run.stack_memory && !frame.stack_rebased {
-            frame.stack_used = true;
-        }
-        frame.written |= run.writes;
+        self.frame.link_kept |= run.link;
+        self.frame.written |= run.writes;
     }
 
     /// The instruction [`FastPath::admits`] let through ran: the shadow state follows it (as
@@ -575,8 +554,8 @@ mod tests {
         fresh.enter(FastFrame::default(), 0);
         table(&mut fresh);
         assert!(!fresh.admits_run(1, 3) && fresh.admits_run(0, 4));
-        // A run with an instruction whose memory a run does not report: never whole.
-        let load = add(1 << 3, 1).with_memory(3, 0, 4, false).unseen_in_runs();
+        // A run with a load: never whole.
+        let load = add(1 << 3, 1).with_memory(3, 0, 4, false);
         fresh.prepare_slot_table(8, 2, 0x100, 4, |i| [run[0], load][i]);
         assert!(!fresh.admits_run(0, 2));
         // Past the table's end: no.

@@ -185,10 +185,7 @@ fn fast_effects(instruction: Instruction) -> InstrEffects {
         ops.writes,
     );
     match ops.mem {
-        // The cpu's whole runs do not report their loads and stores.
-        Some(mem) => fx
-            .with_memory(mem.base, mem.off as i32 as u32, mem.bytes, mem.store)
-            .unseen_in_runs(),
+        Some(mem) => fx.with_memory(mem.base, mem.off as i32 as u32, mem.bytes, mem.store),
         None => fx,
     }
 }

@@ -315,11 +315,7 @@ impl Cpu {
             let Some(ticket) = gate.admits(self, u64::from(self.pc) * 4) else {
                 break;
             };
-            let (mut core, _, _) = self.split();
-            let result = core.execute(insn, false);
-            let kept = core.kept();
-            self.settle(kept);
-            match result {
+            match self.execute_one(insn, false) {
                 Ok(()) => {
                     executed += 1;
                     gate.ran(ticket);
@@ -348,11 +344,7 @@ impl Cpu {
         let Some(&insn) = self.debug.breakpoints.code().get(self.pc as usize) else {
             return Some(self.stop_event(Trap::RanOffCode));
         };
-        let (mut core, _, _) = self.split();
-        let result = core.execute(insn, resume);
-        let kept = core.kept();
-        self.settle(kept);
-        match result {
+        match self.execute_one(insn, resume) {
             Ok(()) => {
                 self.executed += 1;
                 None
@@ -364,6 +356,17 @@ impl Cpu {
                 Some(self.stop_event(t))
             }
         }
+    }
+
+    /// Executes `insn` at the PC (`step`'s and the gated loop's one instruction), keeping the
+    /// PC and flags it left.
+    #[inline(always)]
+    fn execute_one(&mut self, insn: Insn, resume: bool) -> Result<(), Trap> {
+        let (mut core, _, _) = self.split();
+        let result = core.execute(insn, resume);
+        let kept = core.kept();
+        self.settle(kept);
+        result
     }
 
     /// The parts one instruction touches, and the code the loop reads, borrowed apart.

@@ -87,10 +87,7 @@ fn fast_effects(insn: &Insn) -> InstrEffects {
     // Any address will do: only calls and returns matter here.
     let fx = InstrEffects::registers(insn.flow(0), reads, stored, writes);
     match mem {
-        // The cpu's whole runs do not report their loads and stores.
-        Some(store) => fx
-            .with_memory(insn.rs1 & 15, insn.imm, 4, store)
-            .unseen_in_runs(),
+        Some(store) => fx.with_memory(insn.rs1 & 15, insn.imm, 4, store),
         None => fx,
     }
 }
