@@ -14,7 +14,9 @@
 //! and [`FastPath::ran`]. A cpu whose interpreter runs straight-line runs (MIPS, SimpleRISC)
 //! also offers the gate a whole run: one without loads and stores whose summary
 //! ([`FastPath::admits_run`]) has nothing for the checks runs as the ordinary loop runs it,
-//! as many rounds as it loops.
+//! as many rounds as it loops. A cpu whose block interpreter asks the gate about each load and
+//! store before it makes it (the LC-3's) offers it blocks with memory too
+//! ([`InstructionGate::admits_block`], [`FastPath::admits_access`]).
 
 use super::shadow::UnitBits;
 use super::{CheckKind, CheckSet, Conventions};
@@ -45,6 +47,24 @@ pub trait InstructionGate<Cpu: ?Sized> {
     /// The run admitted at `pc` executed `rounds` whole rounds, then the first `partial`
     /// instructions of one more.
     fn ran_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
+
+    /// Whether the block of `len` instructions at `pc` may execute whole, as many rounds as
+    /// it branches back to its start, with each of its loads and stores asked of
+    /// [`InstructionGate::admits_access`] before it is made (a refused one leaves the block
+    /// before that instruction). The default: never.
+    fn admits_block(&mut self, _cpu: &Cpu, _pc: u64, _len: u64) -> bool {
+        false
+    }
+
+    /// Whether a load (`store` false) or store of `units` units at `addr`, inside a block
+    /// [`InstructionGate::admits_block`] let through, has nothing for the full checks to see.
+    fn admits_access(&mut self, _addr: u64, _units: u64, _store: bool) -> bool {
+        false
+    }
+
+    /// The block admitted at `pc` executed `rounds` whole rounds, then the first `partial`
+    /// instructions of one more.
+    fn ran_block(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
 }
 
 /// What one instruction does, as far as the checks follow it on the fast path: the
@@ -170,12 +190,45 @@ where
             self.fast.ran_summary(&part);
         }
     }
+
+    /// The block's entries are those of the instructions at `pc`, `pc + unit`, ... (any
+    /// table), summarised afresh at each entry: a block runs its rounds on one summary.
+    #[inline(always)]
+    fn admits_block(&mut self, cpu: &Cpu, pc: u64, len: u64) -> bool {
+        let index = &self.index;
+        let block = self
+            .fast
+            .summarise_at(pc, len as usize, |at| index(cpu, at));
+        self.fast.block = block;
+        self.fast.admits_block(&block)
+    }
+
+    #[inline(always)]
+    fn admits_access(&mut self, addr: u64, units: u64, store: bool) -> bool {
+        self.fast.admits_access(addr, units, store)
+    }
+
+    fn ran_block(&mut self, cpu: &Cpu, pc: u64, len: u64, rounds: u64, partial: u64) {
+        if rounds > 0 {
+            let whole = self.fast.block;
+            debug_assert_eq!(whole.len as u64, len);
+            self.fast.ran_summary(&whole);
+        }
+        if partial > 0 {
+            let index = &self.index;
+            let part = self
+                .fast
+                .summarise_at(pc, partial as usize, |at| index(cpu, at));
+            self.fast.ran_summary(&part);
+        }
+    }
 }
 
 /// What a straight-line run of instructions does as a whole, for the fast path: the
 /// registers it reads before writing them, those it writes, whether it touches the return
-/// address, and whether it cannot run whole (an instruction that must go the full way, or a
-/// load or store: the cpus' whole runs do not report their accesses).
+/// address, whether it cannot run whole (an instruction that must go the full way), and what
+/// its loads and stores do to the frame (a whole run of MIPS or SimpleRISC has none: their
+/// runs do not report their accesses; an LC-3 block's are asked of the gate one by one).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct RunSummary {
     /// Instructions summarised; 0: not yet.
@@ -185,6 +238,13 @@ pub(super) struct RunSummary {
     link: bool,
     blocked: bool,
     executes_data: bool,
+    /// Some instruction loads or stores.
+    memory: bool,
+    /// Some load or store addresses memory through the stack pointer.
+    stack_memory: bool,
+    /// Registers stored before the run writes them (saves, if the frame had not written
+    /// them either).
+    saves: u32,
 }
 
 /// The part of the current call's frame the fast path keeps up to date.
@@ -232,6 +292,10 @@ pub struct FastPath {
     pc_step: u64,
     /// The PC of table entry 0.
     pc_base: u64,
+    /// Native units from one instruction to the next (blocks' PCs).
+    unit: u64,
+    /// The summary of the block last admitted ([`InstructionGate::admits_block`]).
+    block: RunSummary,
 }
 
 impl FastPath {
@@ -255,6 +319,8 @@ impl FastPath {
             runs: Vec::new(),
             pc_step: 0,
             pc_base: 0,
+            unit: conv.instruction_units.max(1),
+            block: RunSummary::default(),
         }
     }
 
@@ -362,11 +428,34 @@ impl FastPath {
             return false;
         }
         let run = self.run_summary(start, len);
+        !run.memory && self.admits_block(&run)
+    }
+
+    /// Whether a block summarised as `run` has nothing for the full checks to see before it
+    /// runs, given the registers' state now, but for its loads and stores (each asked of
+    /// [`FastPath::admits_access`] as it comes).
+    #[inline(always)]
+    pub(super) fn admits_block(&self, run: &RunSummary) -> bool {
         let executes_data = self.check_execution && run.executes_data;
         !run.blocked
             && !executes_data
             && run.exposed & (self.pending | (!self.regs_set & self.unset_checked)) == 0
             && run.writes & self.slow_writes == 0
+    }
+
+    /// Whether a load (or a store) of `units` units at `addr` inside an admitted block has
+    /// nothing for the full checks to see: a load of memory nothing declared or stored is
+    /// theirs (the uninitialised check), a store into code is theirs, and so is a store to
+    /// memory nothing declared or stored, though it is no finding: the block does not report
+    /// its stores, so the first store to each unit goes the full way, which marks it written
+    /// (after that it is written for good, and a check turned on later sees it so).
+    #[inline(always)]
+    pub fn admits_access(&mut self, addr: u64, units: u64, store: bool) -> bool {
+        if store {
+            self.written.all(addr, units) && !(self.check_code_stores && self.code.any(addr, units))
+        } else {
+            !self.check_loads || self.written.all(addr, units)
+        }
     }
 
     /// The summary of the run of `len` entries from `start`, kept for the next time.
@@ -386,30 +475,59 @@ impl FastPath {
         }
     }
 
-    /// The summary of the `len` entries from `start`.
+    /// The summary of the `len` entries from `start` (a table by code slot).
     fn summarise(&mut self, start: usize, len: usize) -> RunSummary {
-        let mut run = RunSummary {
-            len: len as u32,
-            ..RunSummary::default()
-        };
+        let (base, step) = (self.pc_base, self.pc_step);
+        let mut run = RunSummary::default();
         for index in start..start + len {
-            let fx = self.entry(index);
-            run.blocked |= fx.flags & InstrEffects::SLOW != 0 || fx.units != 0;
-            run.exposed |= fx.reads & !run.writes;
-            run.link |= (fx.reads | fx.stored) & self.return_address_bit != 0;
-            run.writes |= fx.writes;
-            let pc = self.pc_base + index as u64 * self.pc_step;
-            run.executes_data |= self.data.get(pc) && !self.code.get(pc);
+            self.summarise_one(&mut run, index, base + index as u64 * step);
         }
         run
     }
 
+    /// The summary of the `len` instructions at `pc`, `pc + unit`, ..., whose table entries
+    /// `index_at` finds from their PCs.
+    #[inline(always)]
+    fn summarise_at(&mut self, pc: u64, len: usize, index_at: impl Fn(u64) -> usize) -> RunSummary {
+        let mut run = RunSummary::default();
+        for i in 0..len as u64 {
+            let at = pc.wrapping_add(i * self.unit);
+            self.summarise_one(&mut run, index_at(at), at);
+        }
+        run
+    }
+
+    /// Adds entry `index`, the instruction at `pc`, to the end of `run`.
+    #[inline(always)]
+    fn summarise_one(&mut self, run: &mut RunSummary, index: usize, pc: u64) {
+        let fx = self.entry(index);
+        run.len += 1;
+        run.blocked |= fx.flags & InstrEffects::SLOW != 0;
+        run.exposed |= fx.reads & !run.writes;
+        run.link |= (fx.reads | fx.stored) & self.return_address_bit != 0;
+        if fx.units != 0 {
+            run.memory = true;
+            run.stack_memory |= fx.reads & self.stack_bit != 0;
+            if fx.flags & InstrEffects::STORE != 0 {
+                run.saves |= fx.stored & !run.writes;
+            }
+        }
+        run.writes |= fx.writes;
+        run.executes_data |= self.data.get(pc) && !self.code.get(pc);
+    }
+
     /// An admitted run's effects on the registers and the frame, as [`FastPath::ran`]
-    /// applies each of its instructions' in turn (it has no loads or stores).
+    /// applies each of its instructions' in turn (the memory its stores wrote was written
+    /// before: [`FastPath::admits_access`]).
     fn ran_summary(&mut self, run: &RunSummary) {
+        let frame = &mut self.frame;
         self.regs_set |= run.writes;
-        self.frame.link_kept |= run.link;
-        self.frame.written |= run.writes;
+        frame.link_kept |= run.link;
+        frame.saved |= run.saves & !frame.written;
+        if run.stack_memory && !frame.stack_rebased {
+            frame.stack_used = true;
+        }
+        frame.written |= run.writes;
     }
 
     /// The instruction [`FastPath::admits`] let through ran: the shadow state follows it (as
@@ -560,6 +678,64 @@ mod tests {
         assert!(!fresh.admits_run(0, 2));
         // Past the table's end: no.
         assert!(!fresh.admits_run(1, 5));
+    }
+
+    #[test]
+    fn a_block_with_memory_does_what_its_instructions_do_one_by_one() {
+        let conv = conventions();
+        let op = |reads, stored, writes| InstrEffects::registers(Flow::Next, reads, stored, writes);
+        // sw r1, 0(sp) (a save); r1 = r0; sw r1, 4(sp) (r1 written first: no save);
+        // lw r2, 0(r0); branch on r2.
+        let block = [
+            op(1 << 3 | 1 << 1, 1 << 1, 0).with_memory(3, 0, 4, true),
+            op(1, 0, 1 << 1),
+            op(1 << 3 | 1 << 1, 1 << 1, 0).with_memory(3, 4, 4, true),
+            op(1, 0, 1 << 2).with_memory(0, 0, 4, false),
+            InstrEffects::registers(Flow::Branch { target: 0 }, 1 << 2, 0, 0),
+        ];
+        let mut whole = FastPath::new(&conv, 0xff);
+        whole.written.set_range(0x200, 0x208);
+        whole.written.set_range(0x100, 0x104);
+        // The program's instructions: code, and initialised.
+        whole.code.set_range(0, 0x40);
+        whole.written.set_range(0, 0x40);
+        whole.configure(CheckSet::all(), true, false);
+        whole.enter(FastFrame::default(), 0);
+        let mut one_by_one = whole.clone();
+        // A table by instruction word (the LC-3's): the entries are found from the PCs.
+        whole.prepare_table(1, block.len(), |i| block[i]);
+        let summary = whole.summarise_at(0x10, block.len(), |pc| ((pc - 0x10) / 4) as usize);
+        assert!(summary.memory && summary.stack_memory && !summary.blocked);
+        assert_eq!(summary.saves, 1 << 1);
+        assert!(whole.admits_block(&summary) && !whole.admits_run(0, block.len()));
+        for (fx, addr) in block.iter().zip([0x200, 0, 0x204, 0x100, 0]) {
+            assert!(one_by_one.admits(fx, 0x10, addr));
+            if fx.units != 0 {
+                assert!(whole.admits_access(addr, 4, fx.is_store()));
+            }
+            one_by_one.ran(fx, addr);
+        }
+        whole.ran_summary(&summary);
+        assert_eq!(whole.regs_set, one_by_one.regs_set);
+        assert_eq!(whole.frame.saved, one_by_one.frame.saved);
+        assert_eq!(whole.frame.written, one_by_one.frame.written);
+        assert_eq!(whole.frame.stack_used, one_by_one.frame.stack_used);
+        assert!(whole.frame.stack_used && whole.frame.saved == 1 << 1);
+        // The accesses a block must not make itself: a load of memory nothing stored, a store
+        // into code, and a first store anywhere (it marks the memory written the full way).
+        assert!(!whole.admits_access(0x300, 4, false));
+        assert!(!whole.admits_access(0x20, 4, true));
+        assert!(!whole.admits_access(0x300, 4, true));
+        assert!(whole.admits_access(0x20, 4, false));
+        // With the uninitialised check off, loads are nobody's business; first stores still
+        // go the full way, so that a check turned on later knows what was written.
+        whole.configure(CheckSet::parse("stack").unwrap(), true, false);
+        assert!(whole.admits_access(0x300, 4, false) && !whole.admits_access(0x300, 4, true));
+        // A block that calls is never admitted.
+        let call = InstrEffects::registers(Flow::Call { target: None }, 0, 0, 1 << 4);
+        whole.prepare_table(2, 2, |i| [block[1], call][i]);
+        let calls = whole.summarise_at(0, 2, |pc| pc as usize / 4);
+        assert!(!whole.admits_block(&calls));
     }
 
     #[test]

@@ -8,6 +8,28 @@ use super::blocks::{self, Op, Tail};
 use super::pennsim::PennSimStop;
 use super::{cc_of, Cpu, Exit, VEC_ILLEGAL, VEC_PRIVILEGE};
 
+/// Who a block's loads and stores are asked before they are made: nobody in the ordinary run
+/// loop ([`Unasked`], which compiles to nothing), the debugging checks' gate on their fast
+/// path (`run.rs`).
+pub(super) trait BlockAccess {
+    const ASKED: bool;
+    /// Whether the load (or store) at `addr` may be made inside the block; if not, the block
+    /// stops before its instruction (`Exit::Refused`).
+    fn admits(&mut self, addr: u16, store: bool) -> bool;
+}
+
+/// The ordinary run loop's [`BlockAccess`]: every access may be made.
+pub(super) struct Unasked;
+
+impl BlockAccess for Unasked {
+    const ASKED: bool = false;
+
+    #[inline(always)]
+    fn admits(&mut self, _addr: u16, _store: bool) -> bool {
+        true
+    }
+}
+
 impl Cpu {
     /// Fetches and executes the instruction at the PC. `self.pc` already points past it while
     /// it executes, as on the real datapath (PC-relative operands and pushed return addresses
@@ -136,14 +158,15 @@ impl Cpu {
     /// the block's ends than it saves); the condition codes are `last`, the last value that
     /// set them. An op that leaves the ordinary path stops the block: the PC is set past that
     /// op (as [`Cpu::execute`] leaves it) and the ops completed before it in its round are
-    /// returned with the exit.
+    /// returned with the exit. Each load and store is asked of `access` first.
     #[inline(always)]
-    pub(super) fn run_block<const WATCH: bool>(
+    pub(super) fn run_block<const WATCH: bool, A: BlockAccess>(
         &mut self,
         block: &blocks::Block,
         ops: &[Op],
         last: &mut u16,
         max_rounds: u64,
+        access: &mut A,
     ) -> (u64, Result<u16, (u64, Exit)>) {
         macro_rules! reg {
             ($r:expr) => {
@@ -169,20 +192,33 @@ impl Cpu {
                         return (rounds, Err((u64::from(ran), $exit)));
                     }};
                 }
-                macro_rules! load {
-                    ($addr:expr) => {
-                        match self.load_in_block::<WATCH>($addr, *last) {
-                            Ok(value) => value,
-                            Err(exit) => leave!(exit),
+                // A refused access: the condition codes written back, as before any exit.
+                macro_rules! ask {
+                    ($addr:expr, $store:expr) => {
+                        if A::ASKED && !access.admits($addr, $store) {
+                            self.cc = cc_of(*last);
+                            leave!(Exit::Refused)
                         }
                     };
                 }
+                macro_rules! load {
+                    ($addr:expr) => {{
+                        let addr = $addr;
+                        ask!(addr, false);
+                        match self.load_in_block::<WATCH>(addr, *last) {
+                            Ok(value) => value,
+                            Err(exit) => leave!(exit),
+                        }
+                    }};
+                }
                 macro_rules! store {
-                    ($addr:expr, $value:expr) => {
-                        if let Err(exit) = self.store_in_block::<WATCH>($addr, $value, *last) {
+                    ($addr:expr, $value:expr) => {{
+                        let addr = $addr;
+                        ask!(addr, true);
+                        if let Err(exit) = self.store_in_block::<WATCH>(addr, $value, *last) {
                             leave!(exit)
                         }
-                    };
+                    }};
                 }
                 match *op {
                     Op::AddReg { dr, sr1, sr2 } => set!(dr, reg!(sr1).wrapping_add(reg!(sr2))),

@@ -133,6 +133,9 @@ enum Exit {
     Poll,
     /// PennSim stopped the machine (it has no exception vectors).
     Stopped(PennSimStop),
+    /// A load or store inside a block that the block's [`exec::BlockAccess`] refused (the
+    /// debugging checks must see it); not committed.
+    Refused,
 }
 
 /// Registers, memory and devices of one LC-3.

@@ -6,7 +6,39 @@ use asmdbg_core::code_memory::LEFT_EARLY;
 use asmdbg_core::{InstructionGate, RunOutcome, StopEvent};
 
 use super::blocks::BlockCache;
+use super::exec::{BlockAccess, Unasked};
 use super::{cc_of, jit, Cpu, Exit};
+
+/// How [`Cpu::run_gated_block`] ended.
+enum GatedBlock {
+    /// The block ran (whole rounds, or up to an instruction that completed and left it).
+    Ran,
+    /// It did not run, or stopped before an instruction the gate must not see run here: that
+    /// instruction goes one at a time.
+    NotRun,
+    /// It stopped as `run` stops (`None`: before an instruction that did not complete, for
+    /// the caller to take the full way).
+    Stopped(Option<StopEvent>),
+}
+
+/// The checks' gate asked about each load and store of a gated block; only plain memory is
+/// admitted (a device register, or an address outside the access window, goes the full way
+/// as on the one-at-a-time fast path).
+struct GateAccess<'g, G> {
+    gate: &'g mut G,
+    plain_lo: u16,
+    plain_len: u16,
+}
+
+impl<G: InstructionGate<Cpu>> BlockAccess for GateAccess<'_, G> {
+    const ASKED: bool = true;
+
+    #[inline(always)]
+    fn admits(&mut self, addr: u16, store: bool) -> bool {
+        addr.wrapping_sub(self.plain_lo) < self.plain_len
+            && self.gate.admits_access(u64::from(addr), 1, store)
+    }
+}
 
 /// How [`Cpu::run_chain`] ended.
 enum Chain {
@@ -72,14 +104,16 @@ impl Cpu {
         stop
     }
 
-    /// Executes up to `budget` instructions one at a time as `run` executes an instruction
-    /// the ordinary way, while `gate` admits each (the debugging checks' fast path); stops as `run` stops, and with no stop
-    /// before an instruction the gate does not admit or `run` and `step` would not execute
-    /// alike (a breakpoint at the PC, an interrupt due, a resumed watch stop, the machine
-    /// halted), for the caller to take one `step` at a time.
+    /// Executes up to `budget` instructions while `gate` admits them (the debugging checks'
+    /// fast path): a whole block where the gate admits it, its loads and stores asked of the
+    /// gate one by one, else one instruction as `run` executes it the ordinary way. Stops as
+    /// `run` stops, and with no stop before an instruction the gate does not admit or `run`
+    /// and `step` would not execute alike (a breakpoint at the PC, an interrupt due, a resumed
+    /// watch stop, the machine halted), for the caller to take one `step` at a time.
     pub fn run_gated<G: InstructionGate<Cpu>>(&mut self, budget: u64, gate: &mut G) -> RunOutcome {
         let start = self.executed;
         self.sync_debug_sets();
+        let mut blocks = self.take_blocks();
         let mut stop = None;
         while self.executed - start < budget {
             if self.halted()
@@ -88,6 +122,15 @@ impl Cpu {
                 || self.breakpoint_at(self.pc)
             {
                 break;
+            }
+            let left = budget - (self.executed - start);
+            match self.run_gated_block(&mut blocks, left, gate) {
+                GatedBlock::Ran => continue,
+                GatedBlock::Stopped(block_stop) => {
+                    stop = block_stop;
+                    break;
+                }
+                GatedBlock::NotRun => {}
             }
             let Some(ticket) = gate.admits(self, u64::from(self.pc)) else {
                 break;
@@ -113,17 +156,80 @@ impl Cpu {
                 self.executed += 1;
                 gate.ran(ticket);
             }
+            // A store over decoded blocks: they go before any runs again.
+            self.settle_code(&mut blocks);
             if stop.is_some() || !counted {
                 break;
             }
         }
-        // A store over decoded blocks: they go before any runs again (this loop runs none).
-        if self.code_stale {
-            self.forget_code();
-        }
+        self.blocks = Some(blocks);
         RunOutcome {
             executed: self.executed - start,
             stop,
+        }
+    }
+
+    /// The block at the PC, interpreted as `run` interprets it (never compiled), if it can
+    /// run as a block there (as in [`Cpu::run_chain`]), fits in `left` and `gate` admits it;
+    /// its loads and stores are asked of the gate before they are made, and one it refuses
+    /// ends the block before its instruction.
+    fn run_gated_block<G: InstructionGate<Cpu>>(
+        &mut self,
+        blocks: &mut BlockCache,
+        left: u64,
+        gate: &mut G,
+    ) -> GatedBlock {
+        if self.poll_alone || !matches!(self.cc, 1 | 2 | 4) {
+            return GatedBlock::NotRun;
+        }
+        let pc = self.pc;
+        let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
+        let (block, ops) = blocks.block(index);
+        let len = u64::from(block.len);
+        let restricted = self.restricted();
+        if len == 0
+            || len > left
+            || (restricted && !block.within(self.plain_lo, self.plain_len))
+            || !gate.admits_block(self, u64::from(pc), len)
+        {
+            return GatedBlock::NotRun;
+        }
+        let mut last: u16 = match self.cc {
+            4 => 0x8000,
+            2 => 0,
+            _ => 1,
+        };
+        let mut access = GateAccess {
+            gate: &mut *gate,
+            plain_lo: self.plain_lo,
+            plain_len: self.plain_len,
+        };
+        let (rounds, outcome) =
+            self.run_block::<true, _>(block, ops, &mut last, left / len, &mut access);
+        self.executed += rounds * len;
+        match outcome {
+            Ok(next) => {
+                self.pc = next;
+                self.cc = cc_of(last);
+                gate.ran_block(self, u64::from(pc), len, rounds, 0);
+                GatedBlock::Ran
+            }
+            Err((ran, exit)) => {
+                // The PC is past the op that exited and the condition codes are written
+                // back; a refused access, a watch stop or a wait for input rewinds the PC to
+                // its instruction, uncommitted.
+                let at = self.pc.wrapping_sub(1);
+                let (counted, stop) = self.resolve(at, exit);
+                let partial = ran + u64::from(counted);
+                self.executed += partial;
+                gate.ran_block(self, u64::from(pc), len, rounds, partial);
+                self.settle_code(blocks);
+                match (stop, exit) {
+                    (None, Exit::Refused) => GatedBlock::NotRun,
+                    (None, _) if counted => GatedBlock::Ran,
+                    (stop, _) => GatedBlock::Stopped(stop),
+                }
+            }
         }
     }
 
@@ -152,13 +258,7 @@ impl Cpu {
                 return Some(stop);
             }
         }
-        let mut blocks = self
-            .blocks
-            .take()
-            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics)));
-        blocks.sync(&self.debug.breakpoints, self.semantics, &mut self.code);
-        // The held instruction a watch stop resumed above may have written over code.
-        self.settle_code(&mut blocks);
+        let mut blocks = self.take_blocks();
         let mut done: u64 = 0;
         let stop = if self.watchpoints.is_empty() {
             self.run_blocks::<false>(&mut blocks, left, &mut done)
@@ -229,6 +329,19 @@ impl Cpu {
             }
             Err(exit) => self.finish_exit(exit, done, blocks),
         }
+    }
+
+    /// The blocks, out of `self` while a run loop uses them, cut at the current breakpoints
+    /// and true to memory (the held instruction a watch stop resumed may have written over
+    /// code).
+    fn take_blocks(&mut self) -> Box<BlockCache> {
+        let mut blocks = self
+            .blocks
+            .take()
+            .unwrap_or_else(|| Box::new(BlockCache::new(self.semantics)));
+        blocks.sync(&self.debug.breakpoints, self.semantics, &mut self.code);
+        self.settle_code(&mut blocks);
+        blocks
     }
 
     /// Drops the blocks if an instruction wrote over code they hold.
@@ -327,7 +440,8 @@ impl Cpu {
             } else {
                 (block, ops)
             };
-            let (rounds, outcome) = self.run_block::<WATCH>(block, ops, &mut last, max_rounds);
+            let (rounds, outcome) =
+                self.run_block::<WATCH, _>(block, ops, &mut last, max_rounds, &mut Unasked);
             *done += rounds * len;
             match outcome {
                 Ok(next) => pc = next,

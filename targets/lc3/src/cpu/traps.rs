@@ -88,6 +88,10 @@ impl Cpu {
             }
             Exit::Halted => (true, Some(StopEvent::Halted)),
             Exit::Resync => (true, None),
+            Exit::Refused => {
+                self.pc = at;
+                (false, None)
+            }
             Exit::Poll => {
                 self.pc = at;
                 self.poll_alone = true;
