@@ -23,7 +23,7 @@ mod session;
 mod shadow;
 
 pub use engine::Checker;
-pub use fast::{FastPath, InstrEffects, InstructionGate};
+pub use fast::{AskGate, FastPath, InstrEffects, InstructionGate, RunAccess, Unasked};
 pub use session::SessionChecks;
 
 use std::fmt;

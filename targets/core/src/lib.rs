@@ -36,7 +36,8 @@ pub mod x64;
 pub use backend::{Artifact, ArtifactError, Backend, BenchTraps, ProgramSource};
 pub use breakpoints::{BreakpointSet, WatchpointSet};
 pub use checks::{
-    CheckKind, CheckSet, Checker, Conventions, Effects, Finding, InstructionGate, MemAccess,
+    AskGate, CheckKind, CheckSet, Checker, Conventions, Effects, Finding, InstructionGate,
+    MemAccess, RunAccess, Unasked,
 };
 pub use console::Console;
 pub use debug_cache::{

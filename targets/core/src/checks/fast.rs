@@ -11,12 +11,11 @@
 //! [`InstructionGate`] admits the next, and tells the gate each one that ran. Each ISA's
 //! gate ([`TableGate`], set up in its machine's `checks.rs`) finds the instruction's entry in
 //! the table, computes its memory address from the registers, and asks [`FastPath::admits`]
-//! and [`FastPath::ran`]. A cpu whose interpreter runs straight-line runs (MIPS, SimpleRISC)
-//! also offers the gate a whole run: one without loads and stores whose summary
-//! ([`FastPath::admits_run`]) has nothing for the checks runs as the ordinary loop runs it,
-//! as many rounds as it loops. A cpu whose block interpreter asks the gate about each load and
-//! store before it makes it (the LC-3's) offers it blocks with memory too
-//! ([`InstructionGate::admits_block`], [`FastPath::admits_access`]).
+//! and [`FastPath::ran`]. A cpu whose interpreter runs straight-line runs (MIPS and SimpleRISC
+//! runs, LC-3 blocks) also offers the gate a whole run: one whose summary has nothing for the
+//! checks ([`InstructionGate::admits_run`]) runs as the ordinary loop runs it, as many rounds
+//! as it loops, and asks the gate about each load and store before it makes it
+//! ([`FastPath::admits_access`]); the ordinary loop asks nobody ([`Unasked`]).
 
 use super::shadow::UnitBits;
 use super::{CheckKind, CheckSet, Conventions};
@@ -31,40 +30,78 @@ use crate::flow::Flow;
 /// [`Ticket`]: InstructionGate::Ticket
 ///
 /// A cpu whose interpreter runs straight-line runs of instructions (only the last may
-/// transfer control) may also ask for a whole run at once (`admits_run`, then `ran_run`).
+/// transfer control: MIPS and SimpleRISC runs, LC-3 blocks) may also ask for a whole run at
+/// once (`admits_run`, then `ran_run`), asking `admits_access` about each of its loads and
+/// stores before it makes it ([`AskGate`]).
 pub trait InstructionGate<Cpu: ?Sized> {
     type Ticket: Copy;
     fn admits(&mut self, cpu: &Cpu, pc: u64) -> Option<Self::Ticket>;
     fn ran(&mut self, ticket: Self::Ticket);
 
     /// Whether the run of `len` instructions at `pc` may execute whole, as many rounds as it
-    /// branches back to its start (no instruction of it reads or writes memory the run would
-    /// not report). The default: never.
+    /// branches back to its start, with each of its loads and stores asked of
+    /// [`InstructionGate::admits_access`] before it is made (a refused one stops the run
+    /// before its instruction). The default: never.
     fn admits_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64) -> bool {
         false
     }
 
-    /// The run admitted at `pc` executed `rounds` whole rounds, then the first `partial`
-    /// instructions of one more.
-    fn ran_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
-
-    /// Whether the block of `len` instructions at `pc` may execute whole, as many rounds as
-    /// it branches back to its start, with each of its loads and stores asked of
-    /// [`InstructionGate::admits_access`] before it is made (a refused one leaves the block
-    /// before that instruction). The default: never.
-    fn admits_block(&mut self, _cpu: &Cpu, _pc: u64, _len: u64) -> bool {
-        false
-    }
-
-    /// Whether a load (`store` false) or store of `units` units at `addr`, inside a block
-    /// [`InstructionGate::admits_block`] let through, has nothing for the full checks to see.
+    /// Whether a load (`store` false) or store of `units` units at `addr`, inside a run
+    /// [`InstructionGate::admits_run`] let through, has nothing for the full checks to see.
     fn admits_access(&mut self, _addr: u64, _units: u64, _store: bool) -> bool {
         false
     }
 
-    /// The block admitted at `pc` executed `rounds` whole rounds, then the first `partial`
-    /// instructions of one more.
-    fn ran_block(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
+    /// The run last admitted, at `pc`, executed `rounds` whole rounds, then the first
+    /// `partial` instructions of one more.
+    fn ran_run(&mut self, _cpu: &Cpu, _pc: u64, _len: u64, _rounds: u64, _partial: u64) {}
+}
+
+/// Who the loads and stores of a run (or block) are asked before they are made: nobody in a
+/// cpu's ordinary run loop ([`Unasked`], which compiles to nothing), the checks' gate
+/// ([`InstructionGate::admits_access`]) on their fast path.
+pub trait RunAccess {
+    const ASKED: bool;
+    /// Whether the load (or store) of `units` units at `addr` may be made inside the run; if
+    /// not, the run stops before its instruction, which has not executed.
+    fn admits(&mut self, addr: u64, units: u64, store: bool) -> bool;
+}
+
+/// An ordinary run loop's [`RunAccess`]: every access may be made.
+pub struct Unasked;
+
+impl RunAccess for Unasked {
+    const ASKED: bool = false;
+
+    #[inline(always)]
+    fn admits(&mut self, _addr: u64, _units: u64, _store: bool) -> bool {
+        true
+    }
+}
+
+/// A gate as a run's [`RunAccess`]: each load and store is asked of
+/// [`InstructionGate::admits_access`].
+pub struct AskGate<'g, G, Cpu: ?Sized> {
+    gate: &'g mut G,
+    cpu: std::marker::PhantomData<fn(&Cpu)>,
+}
+
+impl<'g, G: InstructionGate<Cpu>, Cpu: ?Sized> AskGate<'g, G, Cpu> {
+    pub fn new(gate: &'g mut G) -> Self {
+        AskGate {
+            gate,
+            cpu: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<G: InstructionGate<Cpu>, Cpu: ?Sized> RunAccess for AskGate<'_, G, Cpu> {
+    const ASKED: bool = true;
+
+    #[inline(always)]
+    fn admits(&mut self, addr: u64, units: u64, store: bool) -> bool {
+        self.gate.admits_access(addr, units, store)
+    }
 }
 
 /// What one instruction does, as far as the checks follow it on the fast path: the
@@ -173,34 +210,20 @@ where
         self.fast.ran(&effects, addr);
     }
 
-    /// The run's entries are the `len` after `index(cpu, pc)` (a table by code slot).
+    /// The run's entries: by code slot, the `len` after `index(cpu, pc)`, summarised once
+    /// and kept; by instruction word (the LC-3's table), those of the instructions at `pc`,
+    /// `pc + unit`, ..., summarised afresh at each entry (a run goes its rounds on one).
     #[inline(always)]
     fn admits_run(&mut self, cpu: &Cpu, pc: u64, len: u64) -> bool {
-        self.fast.admits_run((self.index)(cpu, pc), len as usize)
-    }
-
-    fn ran_run(&mut self, cpu: &Cpu, pc: u64, len: u64, rounds: u64, partial: u64) {
-        let start = (self.index)(cpu, pc);
-        if rounds > 0 {
-            let whole = self.fast.run_summary(start, len as usize);
-            self.fast.ran_summary(&whole);
-        }
-        if partial > 0 {
-            let part = self.fast.summarise(start, partial as usize);
-            self.fast.ran_summary(&part);
-        }
-    }
-
-    /// The block's entries are those of the instructions at `pc`, `pc + unit`, ... (any
-    /// table), summarised afresh at each entry: a block runs its rounds on one summary.
-    #[inline(always)]
-    fn admits_block(&mut self, cpu: &Cpu, pc: u64, len: u64) -> bool {
-        let index = &self.index;
-        let block = self
-            .fast
-            .summarise_at(pc, len as usize, |at| index(cpu, at));
-        self.fast.block = block;
-        self.fast.admits_block(&block)
+        let run = if self.fast.by_slot() {
+            self.fast.run_summary((self.index)(cpu, pc), len as usize)
+        } else {
+            let index = &self.index;
+            self.fast
+                .summarise_at(pc, len as usize, |at| index(cpu, at))
+        };
+        self.fast.last_run = run;
+        self.fast.admits_summary(&run)
     }
 
     #[inline(always)]
@@ -208,10 +231,10 @@ where
         self.fast.admits_access(addr, units, store)
     }
 
-    fn ran_block(&mut self, cpu: &Cpu, pc: u64, len: u64, rounds: u64, partial: u64) {
+    fn ran_run(&mut self, cpu: &Cpu, pc: u64, len: u64, rounds: u64, partial: u64) {
         if rounds > 0 {
-            let whole = self.fast.block;
-            debug_assert_eq!(whole.len as u64, len);
+            let whole = self.fast.last_run;
+            debug_assert_eq!(u64::from(whole.len), len);
             self.fast.ran_summary(&whole);
         }
         if partial > 0 {
@@ -227,8 +250,8 @@ where
 /// What a straight-line run of instructions does as a whole, for the fast path: the
 /// registers it reads before writing them, those it writes, whether it touches the return
 /// address, whether it cannot run whole (an instruction that must go the full way), and what
-/// its loads and stores do to the frame (a whole run of MIPS or SimpleRISC has none: their
-/// runs do not report their accesses; an LC-3 block's are asked of the gate one by one).
+/// its loads and stores do to the frame (whose addresses are asked of the gate one by one as
+/// the run makes them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct RunSummary {
     /// Instructions summarised; 0: not yet.
@@ -294,8 +317,8 @@ pub struct FastPath {
     pc_base: u64,
     /// Native units from one instruction to the next (blocks' PCs).
     unit: u64,
-    /// The summary of the block last admitted ([`InstructionGate::admits_block`]).
-    block: RunSummary,
+    /// The summary of the run last admitted ([`InstructionGate::admits_run`]).
+    last_run: RunSummary,
 }
 
 impl FastPath {
@@ -320,7 +343,7 @@ impl FastPath {
             pc_step: 0,
             pc_base: 0,
             unit: conv.instruction_units.max(1),
-            block: RunSummary::default(),
+            last_run: RunSummary::default(),
         }
     }
 
@@ -419,23 +442,19 @@ impl FastPath {
         true
     }
 
-    /// Whether the run of `len` table entries from `start` has nothing for the full checks
-    /// to see, given the registers' state now (as [`FastPath::admits`] asks of each of its
-    /// instructions). Only for a table by code slot; a run with a load or store never.
+    /// Whether the table is by code slot ([`FastPath::prepare_slot_table`]): its runs'
+    /// summaries are made once and kept.
     #[inline(always)]
-    pub fn admits_run(&mut self, start: usize, len: usize) -> bool {
-        if self.pc_step == 0 {
-            return false;
-        }
-        let run = self.run_summary(start, len);
-        !run.memory && self.admits_block(&run)
+    pub(super) fn by_slot(&self) -> bool {
+        self.pc_step != 0
     }
 
-    /// Whether a block summarised as `run` has nothing for the full checks to see before it
-    /// runs, given the registers' state now, but for its loads and stores (each asked of
+    /// Whether a run summarised as `run` has nothing for the full checks to see before it
+    /// runs, given the registers' state now (as [`FastPath::admits`] asks of each of its
+    /// instructions), but for its loads and stores (each asked of
     /// [`FastPath::admits_access`] as it comes).
     #[inline(always)]
-    pub(super) fn admits_block(&self, run: &RunSummary) -> bool {
+    pub(super) fn admits_summary(&self, run: &RunSummary) -> bool {
         let executes_data = self.check_execution && run.executes_data;
         !run.blocked
             && !executes_data
@@ -443,11 +462,11 @@ impl FastPath {
             && run.writes & self.slow_writes == 0
     }
 
-    /// Whether a load (or a store) of `units` units at `addr` inside an admitted block has
+    /// Whether a load (or a store) of `units` units at `addr` inside an admitted run has
     /// nothing for the full checks to see: a load of memory nothing declared or stored is
     /// theirs (the uninitialised check), a store into code is theirs, and so is a store to
-    /// memory nothing declared or stored, though it is no finding: the block does not report
-    /// its stores, so the first store to each unit goes the full way, which marks it written
+    /// memory nothing declared or stored, though it is no finding: a run does not report its
+    /// stores, so the first store to each unit goes the full way, which marks it written
     /// (after that it is written for good, and a check turned on later sees it so).
     #[inline(always)]
     pub fn admits_access(&mut self, addr: u64, units: u64, store: bool) -> bool {
@@ -458,7 +477,8 @@ impl FastPath {
         }
     }
 
-    /// The summary of the run of `len` entries from `start`, kept for the next time.
+    /// The summary of the run of `len` entries from `start` (a table by code slot), kept for
+    /// the next time.
     #[inline(always)]
     fn run_summary(&mut self, start: usize, len: usize) -> RunSummary {
         match self.runs.get(start) {
@@ -573,6 +593,12 @@ mod tests {
         }
     }
 
+    /// Whether the run of `len` entries of a table by code slot from `start` is admitted.
+    fn admits_run(fast: &mut FastPath, start: usize, len: usize) -> bool {
+        let run = fast.run_summary(start, len);
+        fast.by_slot() && fast.admits_summary(&run)
+    }
+
     #[test]
     fn unset_reads_pending_registers_and_stack_writes_go_the_full_way() {
         let mut fast = FastPath::new(&conventions(), 1 << 3);
@@ -653,7 +679,7 @@ mod tests {
         table(&mut whole);
         let mut one_by_one = whole.clone();
         // Only r0 and ra are read before the run writes them: both set, so it is admitted.
-        assert!(whole.admits_run(0, 4));
+        assert!(admits_run(&mut whole, 0, 4));
         let summary = whole.run_summary(0, 4);
         assert_eq!(summary.exposed, 1 | 1 << 4);
         whole.ran_summary(&summary);
@@ -671,17 +697,17 @@ mod tests {
         fresh.configure(CheckSet::all(), true, false);
         fresh.enter(FastFrame::default(), 0);
         table(&mut fresh);
-        assert!(!fresh.admits_run(1, 3) && fresh.admits_run(0, 4));
-        // A run with a load: never whole.
+        assert!(!admits_run(&mut fresh, 1, 3) && admits_run(&mut fresh, 0, 4));
+        // A run with a load: admitted (the load is asked of `admits_access` as it comes).
         let load = add(1 << 3, 1).with_memory(3, 0, 4, false);
         fresh.prepare_slot_table(8, 2, 0x100, 4, |i| [run[0], load][i]);
-        assert!(!fresh.admits_run(0, 2));
+        assert!(admits_run(&mut fresh, 0, 2));
         // Past the table's end: no.
-        assert!(!fresh.admits_run(1, 5));
+        assert!(!admits_run(&mut fresh, 1, 5));
     }
 
     #[test]
-    fn a_block_with_memory_does_what_its_instructions_do_one_by_one() {
+    fn a_run_with_memory_does_what_its_instructions_do_one_by_one() {
         let conv = conventions();
         let op = |reads, stored, writes| InstrEffects::registers(Flow::Next, reads, stored, writes);
         // sw r1, 0(sp) (a save); r1 = r0; sw r1, 4(sp) (r1 written first: no save);
@@ -707,7 +733,7 @@ mod tests {
         let summary = whole.summarise_at(0x10, block.len(), |pc| ((pc - 0x10) / 4) as usize);
         assert!(summary.memory && summary.stack_memory && !summary.blocked);
         assert_eq!(summary.saves, 1 << 1);
-        assert!(whole.admits_block(&summary) && !whole.admits_run(0, block.len()));
+        assert!(whole.admits_summary(&summary) && !whole.by_slot());
         for (fx, addr) in block.iter().zip([0x200, 0, 0x204, 0x100, 0]) {
             assert!(one_by_one.admits(fx, 0x10, addr));
             if fx.units != 0 {
@@ -735,7 +761,7 @@ mod tests {
         let call = InstrEffects::registers(Flow::Call { target: None }, 0, 0, 1 << 4);
         whole.prepare_table(2, 2, |i| [block[1], call][i]);
         let calls = whole.summarise_at(0, 2, |pc| pc as usize / 4);
-        assert!(!whole.admits_block(&calls));
+        assert!(!whole.admits_summary(&calls));
     }
 
     #[test]

@@ -2,33 +2,13 @@
 //! loop's ordinary path use, TRAP and RTI included), or a decoded block's ops
 //! ([`Cpu::run_block`]) with the condition codes kept as the last value that set them.
 
+use asmdbg_core::RunAccess;
+
 use crate::decode::{decode_for, Instruction};
 
 use super::blocks::{self, Op, Tail};
 use super::pennsim::PennSimStop;
 use super::{cc_of, Cpu, Exit, VEC_ILLEGAL, VEC_PRIVILEGE};
-
-/// Who a block's loads and stores are asked before they are made: nobody in the ordinary run
-/// loop ([`Unasked`], which compiles to nothing), the debugging checks' gate on their fast
-/// path (`run.rs`).
-pub(super) trait BlockAccess {
-    const ASKED: bool;
-    /// Whether the load (or store) at `addr` may be made inside the block; if not, the block
-    /// stops before its instruction (`Exit::Refused`).
-    fn admits(&mut self, addr: u16, store: bool) -> bool;
-}
-
-/// The ordinary run loop's [`BlockAccess`]: every access may be made.
-pub(super) struct Unasked;
-
-impl BlockAccess for Unasked {
-    const ASKED: bool = false;
-
-    #[inline(always)]
-    fn admits(&mut self, _addr: u16, _store: bool) -> bool {
-        true
-    }
-}
 
 impl Cpu {
     /// Fetches and executes the instruction at the PC. `self.pc` already points past it while
@@ -158,9 +138,10 @@ impl Cpu {
     /// the block's ends than it saves); the condition codes are `last`, the last value that
     /// set them. An op that leaves the ordinary path stops the block: the PC is set past that
     /// op (as [`Cpu::execute`] leaves it) and the ops completed before it in its round are
-    /// returned with the exit. Each load and store is asked of `access` first.
+    /// returned with the exit. Each load and store is asked of `access` first (a refusal is
+    /// `Exit::Refused`).
     #[inline(always)]
-    pub(super) fn run_block<const WATCH: bool, A: BlockAccess>(
+    pub(super) fn run_block<const WATCH: bool, A: RunAccess>(
         &mut self,
         block: &blocks::Block,
         ops: &[Op],
@@ -195,7 +176,7 @@ impl Cpu {
                 // A refused access: the condition codes written back, as before any exit.
                 macro_rules! ask {
                     ($addr:expr, $store:expr) => {
-                        if A::ASKED && !access.admits($addr, $store) {
+                        if A::ASKED && !access.admits(u64::from($addr), 1, $store) {
                             self.cc = cc_of(*last);
                             leave!(Exit::Refused)
                         }

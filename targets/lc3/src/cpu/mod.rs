@@ -133,7 +133,7 @@ enum Exit {
     Poll,
     /// PennSim stopped the machine (it has no exception vectors).
     Stopped(PennSimStop),
-    /// A load or store inside a block that the block's [`exec::BlockAccess`] refused (the
+    /// A load or store inside a block that the block's [`asmdbg_core::RunAccess`] refused (the
     /// debugging checks must see it); not committed.
     Refused,
 }

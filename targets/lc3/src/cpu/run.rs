@@ -3,14 +3,13 @@
 //! the ordinary way wherever a block cannot run.
 
 use asmdbg_core::code_memory::LEFT_EARLY;
-use asmdbg_core::{InstructionGate, RunOutcome, StopEvent};
+use asmdbg_core::{InstructionGate, RunAccess, RunOutcome, StopEvent, Unasked};
 
 use super::blocks::BlockCache;
-use super::exec::{BlockAccess, Unasked};
 use super::{cc_of, jit, Cpu, Exit};
 
 /// How [`Cpu::run_gated_block`] ended.
-enum GatedBlock {
+enum GatedRun {
     /// The block ran (whole rounds, or up to an instruction that completed and left it).
     Ran,
     /// It did not run, or stopped before an instruction the gate must not see run here: that
@@ -30,13 +29,13 @@ struct GateAccess<'g, G> {
     plain_len: u16,
 }
 
-impl<G: InstructionGate<Cpu>> BlockAccess for GateAccess<'_, G> {
+impl<G: InstructionGate<Cpu>> RunAccess for GateAccess<'_, G> {
     const ASKED: bool = true;
 
     #[inline(always)]
-    fn admits(&mut self, addr: u16, store: bool) -> bool {
-        addr.wrapping_sub(self.plain_lo) < self.plain_len
-            && self.gate.admits_access(u64::from(addr), 1, store)
+    fn admits(&mut self, addr: u64, units: u64, store: bool) -> bool {
+        (addr as u16).wrapping_sub(self.plain_lo) < self.plain_len
+            && self.gate.admits_access(addr, units, store)
     }
 }
 
@@ -125,12 +124,12 @@ impl Cpu {
             }
             let left = budget - (self.executed - start);
             match self.run_gated_block(&mut blocks, left, gate) {
-                GatedBlock::Ran => continue,
-                GatedBlock::Stopped(block_stop) => {
+                GatedRun::Ran => continue,
+                GatedRun::Stopped(block_stop) => {
                     stop = block_stop;
                     break;
                 }
-                GatedBlock::NotRun => {}
+                GatedRun::NotRun => {}
             }
             let Some(ticket) = gate.admits(self, u64::from(self.pc)) else {
                 break;
@@ -178,9 +177,9 @@ impl Cpu {
         blocks: &mut BlockCache,
         left: u64,
         gate: &mut G,
-    ) -> GatedBlock {
+    ) -> GatedRun {
         if self.poll_alone || !matches!(self.cc, 1 | 2 | 4) {
-            return GatedBlock::NotRun;
+            return GatedRun::NotRun;
         }
         let pc = self.pc;
         let index = blocks.index_at(pc, &self.mem, &self.debug.breakpoints, &mut self.code);
@@ -190,9 +189,9 @@ impl Cpu {
         if len == 0
             || len > left
             || (restricted && !block.within(self.plain_lo, self.plain_len))
-            || !gate.admits_block(self, u64::from(pc), len)
+            || !gate.admits_run(self, u64::from(pc), len)
         {
-            return GatedBlock::NotRun;
+            return GatedRun::NotRun;
         }
         let mut last: u16 = match self.cc {
             4 => 0x8000,
@@ -211,8 +210,8 @@ impl Cpu {
             Ok(next) => {
                 self.pc = next;
                 self.cc = cc_of(last);
-                gate.ran_block(self, u64::from(pc), len, rounds, 0);
-                GatedBlock::Ran
+                gate.ran_run(self, u64::from(pc), len, rounds, 0);
+                GatedRun::Ran
             }
             Err((ran, exit)) => {
                 // The PC is past the op that exited and the condition codes are written
@@ -222,12 +221,12 @@ impl Cpu {
                 let (counted, stop) = self.resolve(at, exit);
                 let partial = ran + u64::from(counted);
                 self.executed += partial;
-                gate.ran_block(self, u64::from(pc), len, rounds, partial);
+                gate.ran_run(self, u64::from(pc), len, rounds, partial);
                 self.settle_code(blocks);
                 match (stop, exit) {
-                    (None, Exit::Refused) => GatedBlock::NotRun,
-                    (None, _) if counted => GatedBlock::Ran,
-                    (stop, _) => GatedBlock::Stopped(stop),
+                    (None, Exit::Refused) => GatedRun::NotRun,
+                    (None, _) if counted => GatedRun::Ran,
+                    (stop, _) => GatedRun::Stopped(stop),
                 }
             }
         }

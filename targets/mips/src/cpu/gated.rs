@@ -1,20 +1,20 @@
 //! The run loop under an [`InstructionGate`] (the debugging checks' fast path): user text
-//! without delay slots, as `run` executes it. A straight-line run the gate admits whole (one
-//! without loads and stores: the ops do not report them, since a run loop that asked a gate
-//! about each access made the ordinary loop's code 6% slower, measured) runs as the ops of
-//! `ops.rs` (interpreted, never compiled), as many rounds as it branches back to its start;
-//! any other instruction runs on its own, admitted before it executes and reported after. A breakpoint's
+//! without delay slots, as `run` executes it. A straight-line run the gate admits whole runs
+//! as the ops of `ops.rs` (interpreted, never compiled), as many rounds as it branches back to
+//! its start, each load and store asked of the gate before it is made (a refused one stops the
+//! run before its instruction, which is then asked of the gate on its own); any other
+//! instruction runs on its own, admitted before it executes and reported after. A breakpoint's
 //! `DebugStop`, kernel text, a PC off the text, delay slots, a resumed watch stop, a trap
 //! inside a whole run, or an instruction the gate does not admit are left to the caller, one
 //! `step` at a time.
 
-use asmdbg_core::{InstructionGate, RunOutcome};
+use asmdbg_core::{AskGate, InstructionGate, RunOutcome};
 
 use crate::decode::Instruction;
 use crate::memory::TEXT_BASE;
 
 use super::runs::Runs;
-use super::Cpu;
+use super::{Cpu, Trap};
 
 impl Cpu {
     /// Runs up to `budget` instructions while `gate` admits them; stops as `run` stops
@@ -48,6 +48,8 @@ impl Cpu {
         let mut executed = 0u64;
         let mut pc = self.pc;
         let mut stop = None;
+        // Where a run stopped before a load or store the gate refused.
+        let mut refused_at = None;
         while executed < budget {
             let slot = (pc.wrapping_sub(TEXT_BASE) >> 2) as usize;
             let instr = match code.get(slot) {
@@ -56,28 +58,34 @@ impl Cpu {
             };
             let (ops, last) = runs.run_at(slot);
             let len = ops.len() as u64;
-            if len <= budget - executed
+            if refused_at.take() != Some(pc)
+                && len <= budget - executed
                 && !matches!(code[last], Instruction::DebugStop)
                 && gate.admits_run(self, u64::from(pc), len)
             {
                 let max_rounds = (budget - executed) / len;
                 let start = pc;
-                let (rounds, result) = self.run_ops(start, ops, code, max_rounds);
+                let (rounds, result) =
+                    self.run_ops(start, ops, code, max_rounds, &mut AskGate::new(gate));
                 executed += rounds * len;
                 match result {
                     Ok(next) => {
                         gate.ran_run(self, u64::from(start), len, rounds, 0);
                         pc = next;
                     }
-                    Err((at, _)) => {
+                    Err((at, trap)) => {
                         // The instructions before `at` completed; the one at `at` did not (a
                         // trap leaves the state as it was before it): it runs again the full
-                        // way, where its trap is handled.
+                        // way, where its trap is handled, or on its own if the gate refused
+                        // its access.
                         let partial = u64::from(at.wrapping_sub(start) >> 2);
                         executed += partial;
                         gate.ran_run(self, u64::from(start), len, rounds, partial);
                         pc = at;
-                        break;
+                        if !matches!(trap, Trap::Refused) {
+                            break;
+                        }
+                        refused_at = Some(pc);
                     }
                 }
                 continue;

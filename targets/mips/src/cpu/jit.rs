@@ -368,7 +368,13 @@ mod tests {
         let out = unsafe { compiled(ours.as_mut_ptr(), max_rounds) };
         let mut cpu = Cpu::new(TEXT_BASE);
         cpu.regs = regs;
-        let (rounds, outcome) = cpu.run_ops(TEXT_BASE, &ops, &code, max_rounds);
+        let (rounds, outcome) = cpu.run_ops(
+            TEXT_BASE,
+            &ops,
+            &code,
+            max_rounds,
+            &mut asmdbg_core::Unasked,
+        );
         let theirs = match outcome {
             Ok(next) => u64::from(next),
             Err((at, _)) => LEFT_EARLY | u64::from((at - TEXT_BASE) / 4),

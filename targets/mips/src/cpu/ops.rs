@@ -21,6 +21,8 @@
 //! ×0.93. One dispatch per guest instruction tops out near a third of `qemu-mipsel` on this
 //! kind of machine; runs of integer instructions compile to machine code instead (`jit.rs`).
 
+use asmdbg_core::RunAccess;
+
 use crate::decode::{branch_target, jump_target, Instruction};
 use crate::memory::TEXT_BASE;
 
@@ -188,13 +190,17 @@ impl Cpu {
     ///
     /// Only a run's last instruction may transfer control, so the address after the run is
     /// also where a branch not taken goes and what `jal` links.
+    ///
+    /// Each load and store is asked of `access` first (a refusal is [`Trap::Refused`]), an
+    /// instruction left to `execute` included.
     #[inline(always)]
-    pub(super) fn run_ops(
+    pub(super) fn run_ops<A: RunAccess>(
         &mut self,
         start: u32,
         run: &[Op],
         code: &[Instruction],
         max_rounds: u64,
+        access: &mut A,
     ) -> (u64, Result<u32, (u32, Trap)>) {
         let fall = start.wrapping_add((run.len() as u32) << 2);
         // The address of the op `ops.next()` gave last (the ops after it are still in `ops`).
@@ -209,6 +215,16 @@ impl Cpu {
                     Err(trap) => break (pc_of(&ops), trap),
                 }
             };
+        }
+        // The address of a load or store of `bytes` bytes, once `access` admits it.
+        macro_rules! ask {
+            ($base:expr, $off:expr, $bytes:expr, $store:expr) => {{
+                let addr = self.get($base).wrapping_add($off);
+                if A::ASKED && !access.admits(u64::from(addr), $bytes, $store) {
+                    break (pc_of(&ops), Trap::Refused);
+                }
+                addr
+            }};
         }
         // The end of a round at `next`: round again at once if the run branched back to its
         // start and may go round once more.
@@ -229,6 +245,15 @@ impl Cpu {
                 Op::Execute => {
                     let at = pc_of(&ops);
                     let instr = code[(at.wrapping_sub(TEXT_BASE) >> 2) as usize];
+                    if A::ASKED {
+                        if let Some(mem) = instr.operands().mem {
+                            let base = self.regs[usize::from(mem.base & 31)];
+                            let addr = base.wrapping_add(mem.off as i32 as u32);
+                            if !access.admits(u64::from(addr), u64::from(mem.bytes), mem.store) {
+                                break (at, Trap::Refused);
+                            }
+                        }
+                    }
                     let next = done!(self.execute_outlined(at, instr));
                     if next != at.wrapping_add(4) {
                         jump!(next)
@@ -279,33 +304,33 @@ impl Cpu {
                 Op::Xori { rt, rs, imm } => self.put(rt, self.get(rs) ^ imm),
                 Op::Lui { rt, value } => self.put(rt, value),
                 Op::Lw { rt, base, off } => {
-                    let v = done!(self.load_u32(self.get(base).wrapping_add(off)));
+                    let v = done!(self.load_u32(ask!(base, off, 4, false)));
                     self.put(rt, v);
                 }
                 Op::Lb { rt, base, off } => {
-                    let v = done!(self.load_u8(self.get(base).wrapping_add(off)));
+                    let v = done!(self.load_u8(ask!(base, off, 1, false)));
                     self.put(rt, v as i8 as i32 as u32);
                 }
                 Op::Lbu { rt, base, off } => {
-                    let v = done!(self.load_u8(self.get(base).wrapping_add(off)));
+                    let v = done!(self.load_u8(ask!(base, off, 1, false)));
                     self.put(rt, v as u32);
                 }
                 Op::Lh { rt, base, off } => {
-                    let v = done!(self.load_u16(self.get(base).wrapping_add(off)));
+                    let v = done!(self.load_u16(ask!(base, off, 2, false)));
                     self.put(rt, v as i16 as i32 as u32);
                 }
                 Op::Lhu { rt, base, off } => {
-                    let v = done!(self.load_u16(self.get(base).wrapping_add(off)));
+                    let v = done!(self.load_u16(ask!(base, off, 2, false)));
                     self.put(rt, v as u32);
                 }
                 Op::Sw { rt, base, off } => {
-                    done!(self.store_u32(self.get(base).wrapping_add(off), self.get(rt)))
+                    done!(self.store_u32(ask!(base, off, 4, true), self.get(rt)))
                 }
                 Op::Sb { rt, base, off } => {
-                    done!(self.store_u8(self.get(base).wrapping_add(off), self.get(rt) as u8))
+                    done!(self.store_u8(ask!(base, off, 1, true), self.get(rt) as u8))
                 }
                 Op::Sh { rt, base, off } => {
-                    done!(self.store_u16(self.get(base).wrapping_add(off), self.get(rt) as u16))
+                    done!(self.store_u16(ask!(base, off, 2, true), self.get(rt) as u16))
                 }
                 Op::Beq { rs, rt, target } => jump!(if self.get(rs) == self.get(rt) {
                     target

@@ -132,7 +132,9 @@ impl Cpu {
                             };
                             (out.rounds, outcome)
                         }
-                        None => self.run_ops(start, run, code, max_rounds),
+                        None => {
+                            self.run_ops(start, run, code, max_rounds, &mut asmdbg_core::Unasked)
+                        }
                     };
                     executed += rounds * len;
                     match outcome {

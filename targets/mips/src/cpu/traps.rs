@@ -36,6 +36,9 @@ pub(crate) enum Trap {
     /// come): the run leaves the loop and the machine executes the instruction again with the
     /// device watching ([`crate::devices`]).
     Device(crate::devices::Watched),
+    /// A load or store of a run that the run's [`asmdbg_core::RunAccess`] refused (the
+    /// debugging checks must see it); not executed.
+    Refused,
 }
 
 /// A MARS runtime exception (`ProcessingException`).
@@ -124,6 +127,10 @@ impl Cpu {
             Trap::Breakpoint => {
                 self.pc = pc;
                 (false, Some(StopEvent::Breakpoint))
+            }
+            Trap::Refused => {
+                self.pc = pc;
+                (false, None)
             }
             Trap::Syscall => {
                 self.pc = pc;

@@ -177,7 +177,8 @@ fn fast_effects(instruction: Instruction) -> InstrEffects {
         return InstrEffects::SLOW_PATH;
     }
     let ops = instruction.operands();
-    // Any address will do: only calls and returns matter here.
+    // Calls and returns go the full way; a memory operand as the table needs it (its base
+    // register and offset: the address is computed when the instruction is admitted).
     let fx = InstrEffects::registers(
         instruction.flow(TEXT_BASE),
         ops.reads,

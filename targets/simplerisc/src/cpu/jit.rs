@@ -407,7 +407,7 @@ mod tests {
         };
         let (their_rounds, trapped) = {
             let (mut core, _, _) = interpreted.split();
-            let outcome = core.run_ops(&ops, code, max_rounds);
+            let outcome = core.run_ops(&ops, code, max_rounds, &mut asmdbg_core::Unasked);
             let kept = core.kept();
             interpreted.settle(kept);
             outcome

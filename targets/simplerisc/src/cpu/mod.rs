@@ -15,8 +15,8 @@
 use std::sync::Arc;
 
 use asmdbg_core::{
-    AccessKind, BreakpointSet, Console, DebugCache, Fault, FaultKind, InstructionGate, PatchedCode,
-    RunOutcome, StopEvent, WatchFilter, WatchKind, WatchpointSet,
+    AccessKind, AskGate, BreakpointSet, Console, DebugCache, Fault, FaultKind, InstructionGate,
+    PatchedCode, RunOutcome, StopEvent, Unasked, WatchFilter, WatchKind, WatchpointSet,
 };
 
 use crate::decode::{Insn, Op};
@@ -55,6 +55,9 @@ enum Trap {
     OutOfRange(u32),
     NegativeShift(Op, i32),
     Illegal,
+    /// A load or store of a run that the run's [`asmdbg_core::RunAccess`] refused (the
+    /// debugging checks must see it); not executed.
+    Refused,
 }
 
 /// The machine state the program sees, plus the debugger's breakpoints and watchpoints.
@@ -223,8 +226,12 @@ impl Cpu {
                             Some(_) => max_rounds -= rounds,
                         }
                     }
-                    let (rounds, result) =
-                        core.run_ops(runs.ops(slot, end), &code[slot..=end], max_rounds);
+                    let (rounds, result) = core.run_ops(
+                        runs.ops(slot, end),
+                        &code[slot..=end],
+                        max_rounds,
+                        &mut Unasked,
+                    );
                     executed += rounds * len;
                     result
                 } else {
@@ -269,16 +276,19 @@ impl Cpu {
         }
         let patched = &self.debug.breakpoints;
         self.runs.sync(patched.patched(), patched.version());
+        // Where a run stopped before a load or store the gate refused: that instruction is
+        // asked of the gate on its own.
+        let mut refused_at = None;
         while executed < budget {
             let slot = self.pc as usize;
             let insn = match self.debug.breakpoints.patched().get(slot) {
                 Some(&insn) if insn.op != Op::Breakpoint => insn,
                 _ => break,
             };
-            // A whole run, as `run` interprets it (the gate admits no run with a load or
-            // store: the ops do not report them, since a run loop that asks a gate about
-            // each access made the ordinary loop's code a third slower, measured).
-            if let Some(end) = self.runs.last(slot) {
+            // A whole run, as `run` interprets it, with each load and store asked of the gate
+            // before it is made.
+            let whole = refused_at.take() != Some(self.pc);
+            if let Some(end) = self.runs.last(slot).filter(|_| whole) {
                 let len = (end - slot + 1) as u64;
                 let ends_on_breakpoint = self.debug.breakpoints.patched()[end].op == Op::Breakpoint;
                 if len <= budget - executed
@@ -292,6 +302,7 @@ impl Cpu {
                         runs.ops(slot, end),
                         &breakpoints.patched()[slot..=end],
                         max_rounds,
+                        &mut AskGate::new(gate),
                     );
                     let kept = core.kept();
                     self.settle(kept);
@@ -306,8 +317,10 @@ impl Cpu {
                     };
                     executed += partial;
                     gate.ran_run(self, u64::from(start) * 4, len, rounds, partial);
-                    if result.is_err() {
-                        break;
+                    match result {
+                        Ok(()) => {}
+                        Err(Trap::Refused) => refused_at = Some(self.pc),
+                        Err(_) => break,
                     }
                     continue;
                 }
@@ -414,7 +427,9 @@ impl Cpu {
         };
         match trap {
             Trap::RanOffCode | Trap::Hlt => StopEvent::Halted,
-            Trap::Breakpoint => StopEvent::Breakpoint,
+            // A refusal never gets here (the checks' loop takes the instruction the full way);
+            // it is a stop before the instruction, as a breakpoint's is.
+            Trap::Breakpoint | Trap::Refused => StopEvent::Breakpoint,
             Trap::Watch(kind, addr) => {
                 self.debug.watch.hold_for_resume();
                 StopEvent::Watch {

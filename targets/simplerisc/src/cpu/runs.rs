@@ -13,6 +13,8 @@
 //! [`Core::execute`]. The ops and the runs' ends are derived from the breakpoint-patched code
 //! and derived again whenever its [`asmdbg_core::PatchedCode::version`] changes.
 
+use asmdbg_core::RunAccess;
+
 use crate::decode::{Insn, Op};
 
 use super::jit::{Jit, RunFn};
@@ -320,13 +322,15 @@ impl Core<'_> {
     /// the instructions of its round before it completed.
     ///
     /// Only a run's last instruction may transfer control, so the slot after the run is also
-    /// where a branch not taken goes and what `call` links.
+    /// where a branch not taken goes and what `call` links. Each load and store is asked of
+    /// `access` first (a refusal is [`Trap::Refused`]).
     #[inline(always)]
-    pub(super) fn run_ops(
+    pub(super) fn run_ops<A: RunAccess>(
         &mut self,
         run: &[RunOp],
         code: &[Insn],
         max_rounds: u64,
+        access: &mut A,
     ) -> (u64, Result<(), Trap>) {
         let start = self.pc;
         let fall = start.wrapping_add(run.len() as u32);
@@ -401,11 +405,17 @@ impl Core<'_> {
                 }
                 RunOp::Ld { rd, a, off } => {
                     let addr = self.get(a).wrapping_add(off);
+                    if A::ASKED && !access.admits(u64::from(addr), 4, false) {
+                        done!(Err(Trap::Refused));
+                    }
                     let index = done!(self.access(addr, asmdbg_core::AccessKind::Read));
                     self.put(rd, self.mem[index]);
                 }
                 RunOp::St { value, a, off } => {
                     let addr = self.get(a).wrapping_add(off);
+                    if A::ASKED && !access.admits(u64::from(addr), 4, true) {
+                        done!(Err(Trap::Refused));
+                    }
                     let index = done!(self.access(addr, asmdbg_core::AccessKind::Write));
                     self.mem[index] = self.get(value);
                 }

@@ -84,7 +84,8 @@ impl SrMachine {
 /// What an instruction does, for the fast path's table: `call` and `ret` go the full way.
 fn fast_effects(insn: &Insn) -> InstrEffects {
     let (reads, stored, writes, mem) = insn.operands();
-    // Any address will do: only calls and returns matter here.
+    // Calls and returns go the full way; a memory operand as the table needs it (its base
+    // register and offset: the address is computed when the instruction is admitted).
     let fx = InstrEffects::registers(insn.flow(0), reads, stored, writes);
     match mem {
         Some(store) => fx.with_memory(insn.rs1 & 15, insn.imm, 4, store),
