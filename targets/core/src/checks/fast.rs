@@ -389,7 +389,7 @@ impl FastPath {
 
     /// A table by code slot (one entry per instruction, entry 0's instruction at `pc_base`,
     /// `pc_step` units apart), as [`FastPath::prepare_table`] makes it; such a table also
-    /// serves whole runs ([`FastPath::admits_run`]).
+    /// serves whole runs with summaries made once ([`InstructionGate::admits_run`]).
     pub fn prepare_slot_table(
         &mut self,
         key: u64,

@@ -427,7 +427,7 @@ impl Cpu {
         };
         match trap {
             Trap::RanOffCode | Trap::Hlt => StopEvent::Halted,
-            // A refusal never gets here (the checks' loop takes the instruction the full way);
+            // A refusal never gets here (the checks' loop asks about that instruction alone);
             // it is a stop before the instruction, as a breakpoint's is.
             Trap::Breakpoint | Trap::Refused => StopEvent::Breakpoint,
             Trap::Watch(kind, addr) => {
