@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,8 @@ pub struct DapClient {
     seq: i64,
     /// Events received and not yet taken, in order.
     pub events: Vec<Value>,
+    /// What the adapter wrote on stderr so far: told when it ends unasked.
+    stderr: Arc<Mutex<Vec<u8>>>,
 }
 
 impl DapClient {
@@ -29,11 +32,20 @@ impl DapClient {
             .arg("dap")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("asmdbg dap starts");
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let mut from_stderr = child.stderr.take().expect("stderr");
+        let to_stderr = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = from_stderr.read(&mut chunk) {
+                to_stderr.lock().unwrap().extend_from_slice(&chunk[..n]);
+            }
+        });
         let (tx, rx) = channel();
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
@@ -70,7 +82,22 @@ impl DapClient {
             from_adapter: rx,
             seq: 0,
             events: Vec::new(),
+            stderr,
         }
+    }
+
+    /// How the adapter ended (if it did, within a second) and what it wrote on stderr.
+    fn ending(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status.to_string(),
+                _ if Instant::now() >= deadline => break "still running".to_string(),
+                _ => thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let stderr = String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned();
+        format!("adapter: {status}; its stderr: {stderr:?}")
     }
 
     /// Raw bytes to the adapter.
@@ -100,7 +127,8 @@ impl DapClient {
                 v
             }
             Ok(None) => panic!(
-                "the adapter closed its output; events so far: {:#?}",
+                "the adapter closed its output ({}); events so far: {:#?}",
+                self.ending(),
                 self.events
             ),
             Err(RecvTimeoutError::Timeout) => panic!(
