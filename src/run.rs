@@ -239,8 +239,9 @@ const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// Runs `machine` to its end, writing its console output to `out`; `view` is told after every
 /// slice. With `checks` (`--checks`) the machine runs under them (`Checker::run`: the fast path
-/// inside the interpreter, the rest one instruction at a time) and each finding is a `warning[...]` line on stderr; with `--checks=deny` the first one ends the
-/// run as a fault does.
+/// inside the interpreter, the rest one instruction at a time) and each finding is a
+/// `warning[...]` line on stderr; with `--checks=deny` the first one ends the run as a fault
+/// does.
 pub fn run_to_end(
     machine: &mut dyn Machine,
     input: &mut dyn InputSource,

@@ -261,8 +261,6 @@ pub(super) struct RunSummary {
     link: bool,
     blocked: bool,
     executes_data: bool,
-    /// Some instruction loads or stores.
-    memory: bool,
     /// Some load or store addresses memory through the stack pointer.
     stack_memory: bool,
     /// Registers stored before the run writes them (saves, if the frame had not written
@@ -308,14 +306,13 @@ pub struct FastPath {
     check_execution: bool,
     table: Vec<InstrEffects>,
     table_key: Option<u64>,
-    /// The summary of the run that starts at each table entry, made when first asked.
+    /// The summary of the run that starts at each table entry, made when first asked (a
+    /// table by code slot).
     runs: Vec<RunSummary>,
-    /// Native units from one table entry's instruction to the next (runs' PCs, for
-    /// `executes_data`); 0: the table is not by code slot.
-    pc_step: u64,
-    /// The PC of table entry 0.
+    /// The table is by code slot: entry `i`'s instruction is at `pc_base + i * unit`.
+    by_slot: bool,
     pc_base: u64,
-    /// Native units from one instruction to the next (blocks' PCs).
+    /// Native units from one instruction to the next.
     unit: u64,
     /// The summary of the run last admitted ([`InstructionGate::admits_run`]).
     last_run: RunSummary,
@@ -340,7 +337,7 @@ impl FastPath {
             table: Vec::new(),
             table_key: None,
             runs: Vec::new(),
-            pc_step: 0,
+            by_slot: false,
             pc_base: 0,
             unit: conv.instruction_units.max(1),
             last_run: RunSummary::default(),
@@ -383,27 +380,26 @@ impl FastPath {
         if self.runs.len() != len {
             // A table by instruction word (or made afresh): no runs.
             self.runs.clear();
-            self.pc_step = 0;
+            self.by_slot = false;
         }
     }
 
     /// A table by code slot (one entry per instruction, entry 0's instruction at `pc_base`,
-    /// `pc_step` units apart), as [`FastPath::prepare_table`] makes it; such a table also
-    /// serves whole runs with summaries made once ([`InstructionGate::admits_run`]).
+    /// the next an instruction's units on), as [`FastPath::prepare_table`] makes it; such a
+    /// table also serves whole runs with summaries made once ([`InstructionGate::admits_run`]).
     pub fn prepare_slot_table(
         &mut self,
         key: u64,
         len: usize,
         pc_base: u64,
-        pc_step: u64,
         effects_of: impl FnMut(usize) -> InstrEffects,
     ) {
-        if self.table_key != Some(key) || self.table.len() != len || self.pc_step != pc_step {
+        if self.table_key != Some(key) || self.table.len() != len || !self.by_slot {
             self.runs.clear();
             self.runs.resize(len, RunSummary::default());
         }
         self.pc_base = pc_base;
-        self.pc_step = pc_step;
+        self.by_slot = true;
         self.prepare_table(key, len, effects_of);
     }
 
@@ -446,7 +442,7 @@ impl FastPath {
     /// summaries are made once and kept.
     #[inline(always)]
     pub(super) fn by_slot(&self) -> bool {
-        self.pc_step != 0
+        self.by_slot
     }
 
     /// Whether a run summarised as `run` has nothing for the full checks to see before it
@@ -497,10 +493,10 @@ impl FastPath {
 
     /// The summary of the `len` entries from `start` (a table by code slot).
     fn summarise(&mut self, start: usize, len: usize) -> RunSummary {
-        let (base, step) = (self.pc_base, self.pc_step);
+        let (base, unit) = (self.pc_base, self.unit);
         let mut run = RunSummary::default();
         for index in start..start + len {
-            self.summarise_one(&mut run, index, base + index as u64 * step);
+            self.summarise_one(&mut run, index, base + index as u64 * unit);
         }
         run
     }
@@ -526,7 +522,6 @@ impl FastPath {
         run.exposed |= fx.reads & !run.writes;
         run.link |= (fx.reads | fx.stored) & self.return_address_bit != 0;
         if fx.units != 0 {
-            run.memory = true;
             run.stack_memory |= fx.reads & self.stack_bit != 0;
             if fx.flags & InstrEffects::STORE != 0 {
                 run.saves |= fx.stored & !run.writes;
@@ -671,7 +666,7 @@ mod tests {
             InstrEffects::registers(Flow::Branch { target: 0 }, 1, 0, 0),
         ];
         let table = |fast: &mut FastPath| {
-            fast.prepare_slot_table(7, run.len(), 0x100, 4, |i| run[i]);
+            fast.prepare_slot_table(7, run.len(), 0x100, |i| run[i]);
         };
         let mut whole = FastPath::new(&conv, 1 | 1 << 3 | 1 << 4);
         whole.configure(CheckSet::all(), true, false);
@@ -700,7 +695,7 @@ mod tests {
         assert!(!admits_run(&mut fresh, 1, 3) && admits_run(&mut fresh, 0, 4));
         // A run with a load: admitted (the load is asked of `admits_access` as it comes).
         let load = add(1 << 3, 1).with_memory(3, 0, 4, false);
-        fresh.prepare_slot_table(8, 2, 0x100, 4, |i| [run[0], load][i]);
+        fresh.prepare_slot_table(8, 2, 0x100, |i| [run[0], load][i]);
         assert!(admits_run(&mut fresh, 0, 2));
         // Past the table's end: no.
         assert!(!admits_run(&mut fresh, 1, 5));
@@ -731,7 +726,7 @@ mod tests {
         // A table by instruction word (the LC-3's): the entries are found from the PCs.
         whole.prepare_table(1, block.len(), |i| block[i]);
         let summary = whole.summarise_at(0x10, block.len(), |pc| ((pc - 0x10) / 4) as usize);
-        assert!(summary.memory && summary.stack_memory && !summary.blocked);
+        assert!(summary.stack_memory && !summary.blocked);
         assert_eq!(summary.saves, 1 << 1);
         assert!(whole.admits_summary(&summary) && !whole.by_slot());
         for (fx, addr) in block.iter().zip([0x200, 0, 0x204, 0x100, 0]) {

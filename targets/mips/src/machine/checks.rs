@@ -108,7 +108,7 @@ impl MipsMachine {
             return None;
         }
         let (code, version) = self.cpu.user_text();
-        fast.prepare_slot_table(version, code.len(), u64::from(TEXT_BASE), 4, |slot| {
+        fast.prepare_slot_table(version, code.len(), u64::from(TEXT_BASE), |slot| {
             fast_effects(code[slot])
         });
         // The table by text slot; addresses from the base register.

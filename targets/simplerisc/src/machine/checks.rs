@@ -40,7 +40,7 @@ impl SrMachine {
             return None;
         }
         let (code, version) = self.cpu.code_version();
-        fast.prepare_slot_table(version, code.len(), 0, 4, |slot| fast_effects(&code[slot]));
+        fast.prepare_slot_table(version, code.len(), 0, |slot| fast_effects(&code[slot]));
         // The table by code slot; addresses from the base register.
         let mut gate = TableGate {
             fast,
